@@ -1,0 +1,28 @@
+export { systemClock, type Clock, type TimerHandle } from './clock.js';
+export { VirtualClock } from './virtual-clock.js';
+export { parseDuration, type Duration } from './duration.js';
+export { ConfigReader, describeValue, type Range } from './config.js';
+export {
+  BreakwaterError,
+  BulkheadFullError,
+  CallNotPermittedError,
+  IllegalStateTransitionError,
+  MaxRetriesExceededError,
+  RequestNotPermittedError,
+  TimeoutError,
+  withoutStack,
+} from './errors.js';
+export { EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from './events.js';
+export {
+  NEVER_ABORTED,
+  ROOT_CONTEXT,
+  toContext,
+  type CallContext,
+  type ExecuteOptions,
+  type Policy,
+  type PolicyFn,
+  type PolicyKind,
+} from './policy.js';
+export { onAbort, sleep } from './abort.js';
+export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
+export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';

@@ -1,0 +1,210 @@
+import type { Clock } from './clock.js';
+import { ConfigReader, describeValue } from './config.js';
+import type { Duration } from './duration.js';
+import { EventPublisher, type AnyEventOf, type EventOf, type Observable } from './events.js';
+
+/** Options of every registry (`CircuitBreakerRegistry`, `RetryRegistry`, …). */
+export interface RegistryOptions<C> {
+  /** The config of instances created without one; every named config is laid over it. */
+  readonly defaultConfig?: C;
+  /** Named configs, for `get(name, 'configName')`. `'default'` is {@link defaultConfig}. */
+  readonly configs?: Readonly<Record<string, C>>;
+  /** Tags of the registry (for metrics exporters). */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** At most this many instances; the least recently used is evicted beyond it. */
+  readonly maxSize?: number;
+  /** An instance not used (`get`/`find`) for this long is evicted. */
+  readonly expireAfterAccess?: Duration;
+  /** The clock of `expireAfterAccess` (default: `defaultConfig.clock`, else the system clock). */
+  readonly clock?: Clock;
+}
+
+/** Events of a registry: an instance was added, removed (by hand or evicted) or replaced. */
+export type RegistryEvents<I> = {
+  added: { readonly instance: I };
+  removed: { readonly instance: I; readonly reason: 'removed' | 'evicted' | 'expired' };
+  replaced: { readonly old: I; readonly instance: I };
+};
+
+interface Entry<I> {
+  instance: I;
+  lastAccess: number;
+}
+
+const DEFAULT = 'default';
+
+/**
+ * Get-or-create storage of named instances with shared configs, the generic behind every
+ * kind's registry. A name is created once and then returned as it is; `replace` swaps in a new
+ * instance (the way to change a breaker's config at run time). `maxSize` and
+ * `expireAfterAccess` evict least-recently-used instances, so per-tenant instances stay bounded.
+ *
+ * @example
+ * ```ts
+ * const registry = new Registry('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), {
+ *   defaultConfig: { failureRateThreshold: 60 },
+ *   configs: { slow: { slowCallDurationThreshold: 2000 } },
+ * });
+ * const pg = registry.get('pg', 'slow');
+ * registry.get('pg') === pg; // true
+ * ```
+ */
+export class Registry<I extends { readonly name: string }, C extends object> implements Observable<RegistryEvents<I>> {
+  readonly #entries = new Map<string, Entry<I>>();
+  readonly #configs = new Map<string, C>();
+  readonly #events: EventPublisher<RegistryEvents<I>>;
+  readonly #clock: Clock;
+  readonly #maxSize: number;
+  readonly #expireAfterAccess: number;
+  /** The registry's tags. */
+  readonly tags: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly kind: string,
+    private readonly create: (name: string, config: C) => I,
+    options: RegistryOptions<C> = {},
+  ) {
+    const read = new ConfigReader<RegistryOptions<C>>(kind, null, options, [
+      'defaultConfig',
+      'configs',
+      'tags',
+      'maxSize',
+      'expireAfterAccess',
+      'clock',
+    ]);
+    this.#maxSize = read.number('maxSize', Infinity, { gte: 1 });
+    if (this.#maxSize !== Infinity && !Number.isInteger(this.#maxSize)) read.fail('maxSize', 'an integer >= 1', this.#maxSize);
+    this.#expireAfterAccess = read.duration('expireAfterAccess', Infinity, { gt: 0 });
+    const defaultConfig = (options.defaultConfig ?? {}) as C;
+    this.#clock = options.clock ?? (defaultConfig as { clock?: Clock }).clock ?? read.clock();
+    this.#configs.set(DEFAULT, defaultConfig);
+    for (const [name, config] of Object.entries(options.configs ?? {})) {
+      if (name === DEFAULT) this.#configs.set(DEFAULT, { ...defaultConfig, ...config });
+      else this.#configs.set(name, { ...defaultConfig, ...config });
+    }
+    this.tags = Object.freeze({ ...options.tags });
+    this.#events = new EventPublisher(kind, this.#clock, kind);
+  }
+
+  on<K extends keyof RegistryEvents<I> & string>(type: K, listener: (event: EventOf<RegistryEvents<I>, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<RegistryEvents<I>>) => void): () => void;
+  on(type: string, listener: (event: never) => void): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * The instance named `name`, created on first use from `config` (an object laid over the
+   * default config, or the name of a registered config). An existing instance is returned as
+   * it is, whatever `config` says.
+   */
+  get(name: string, config?: C | string): I {
+    const found = this.find(name);
+    if (found !== undefined) return found;
+    const instance = this.create(name, this.#resolve(name, config));
+    this.#entries.set(name, { instance, lastAccess: this.#clock.now() });
+    this.#events.emit('added', { instance });
+    this.#evictOverflow();
+    return instance;
+  }
+
+  /** The instance named `name`, if any (counts as a use for LRU and expiry). */
+  find(name: string): I | undefined {
+    this.#expire();
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return undefined;
+    entry.lastAccess = this.#clock.now();
+    this.#entries.delete(name);
+    this.#entries.set(name, entry);
+    return entry.instance;
+  }
+
+  /** Removes and returns the instance named `name`. */
+  remove(name: string): I | undefined {
+    return this.#drop(name, 'removed');
+  }
+
+  /** Puts `instance` in the place of the one named `name` (only if that name exists); returns the old one. */
+  replace(name: string, instance: I): I | undefined {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return undefined;
+    if (instance.name !== name) {
+      throw new TypeError(`${this.kind}: replace('${name}', …) needs an instance named '${name}', got ${describeValue(instance.name)}`);
+    }
+    const old = entry.instance;
+    entry.instance = instance;
+    entry.lastAccess = this.#clock.now();
+    this.#events.emit('replaced', { old, instance });
+    return old;
+  }
+
+  /** Every instance, least recently used first. */
+  all(): I[] {
+    this.#expire();
+    return [...this.#entries.values()].map((e) => e.instance);
+  }
+
+  /** How many instances the registry holds. */
+  get size(): number {
+    this.#expire();
+    return this.#entries.size;
+  }
+
+  /** Registers a named config (laid over the default config). `'default'` cannot be added. */
+  addConfiguration(name: string, config: C): void {
+    if (name === DEFAULT) throw new TypeError(`${this.kind}: the 'default' config is set by defaultConfig and cannot be added`);
+    this.#configs.set(name, { ...this.#configs.get(DEFAULT)!, ...config });
+  }
+
+  /** Removes a named config. `'default'` cannot be removed. */
+  removeConfiguration(name: string): boolean {
+    if (name === DEFAULT) throw new TypeError(`${this.kind}: the 'default' config cannot be removed`);
+    return this.#configs.delete(name);
+  }
+
+  /** The named config, as instances get it. */
+  configuration(name: string): C | undefined {
+    return this.#configs.get(name);
+  }
+
+  /** The default config. */
+  get defaultConfig(): C {
+    return this.#configs.get(DEFAULT)!;
+  }
+
+  #resolve(name: string, config: C | string | undefined): C {
+    if (config === undefined) return this.defaultConfig;
+    if (typeof config === 'string') {
+      const named = this.#configs.get(config);
+      if (named === undefined) {
+        throw new RangeError(`${this.kind}: get('${name}', '${config}'): no config named '${config}' (known: ${[...this.#configs.keys()].join(', ')})`);
+      }
+      return named;
+    }
+    return { ...this.defaultConfig, ...config };
+  }
+
+  #drop(name: string, reason: 'removed' | 'evicted' | 'expired'): I | undefined {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(name);
+    this.#events.emit('removed', { instance: entry.instance, reason });
+    return entry.instance;
+  }
+
+  #evictOverflow(): void {
+    for (const name of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxSize) return;
+      this.#drop(name, 'evicted');
+    }
+  }
+
+  #expire(): void {
+    if (this.#expireAfterAccess === Infinity) return;
+    const now = this.#clock.now();
+    // Map order is access order, so the stale ones are at the front.
+    for (const [name, entry] of this.#entries) {
+      if (now - entry.lastAccess < this.#expireAfterAccess) return;
+      this.#drop(name, 'expired');
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import type { Clock, TimerHandle } from './clock.js';
+
+interface VirtualTimer {
+  readonly due: number;
+  readonly seq: number;
+  readonly fn: () => void;
+  /** Index in the heap; -1 once fired or cleared. */
+  index: number;
+}
+
+/** Lets every pending promise callback run (one macrotask turn drains the microtask queue). */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A clock that moves only when told to: deterministic time for tests.
+ *
+ * - `now()` starts at `start` (default 0) and changes only through {@link advance},
+ *   {@link advanceTo} and {@link set}.
+ * - {@link advance} runs every timer due within the span, in time order (ties in the order
+ *   they were set), and lets promise callbacks settle between timers and at the end, so
+ *   `await clock.advance(1000)` leaves the system as if one second had really passed.
+ * - {@link pendingTimers} counts timers not yet fired nor cleared: a test can check it is 0
+ *   at the end (no leaked timer).
+ *
+ * @example
+ * ```ts
+ * const clock = new VirtualClock();
+ * const limiter = new TimeLimiter('pg', { timeoutDuration: 600, clock });
+ * const call = limiter.execute(() => new Promise(() => {}));
+ * await clock.advance(600);
+ * await expect(call).rejects.toThrow(TimeoutError);
+ * expect(clock.pendingTimers).toBe(0);
+ * ```
+ */
+export class VirtualClock implements Clock {
+  #now: number;
+  #seq = 0;
+  readonly #heap: VirtualTimer[] = [];
+
+  constructor(start = 0) {
+    if (!Number.isFinite(start)) throw new RangeError(`VirtualClock: start must be a finite number, got ${String(start)}`);
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const delay = Number.isFinite(ms) && ms > 0 ? ms : 0;
+    const timer: VirtualTimer = { due: this.#now + delay, seq: this.#seq++, fn, index: this.#heap.length };
+    this.#heap.push(timer);
+    this.#up(timer.index);
+    return timer;
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    const timer = handle as VirtualTimer;
+    if (timer.index < 0 || this.#heap[timer.index] !== timer) return;
+    this.#removeAt(timer.index);
+  }
+
+  /** Timers set and neither fired nor cleared. */
+  get pendingTimers(): number {
+    return this.#heap.length;
+  }
+
+  /** When the next timer is due, or `undefined` when none is pending. */
+  get nextTimerAt(): number | undefined {
+    return this.#heap[0]?.due;
+  }
+
+  /**
+   * Moves time forward by `ms`, firing every timer due on the way in order and letting promise
+   * callbacks settle between timers and at the end.
+   */
+  async advance(ms: number): Promise<void> {
+    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`VirtualClock: advance(ms) needs a finite ms >= 0, got ${String(ms)}`);
+    await this.advanceTo(this.#now + ms);
+  }
+
+  /** Like {@link advance}, to an absolute time (which must not be in the past). */
+  async advanceTo(time: number): Promise<void> {
+    this.#checkForward(time, 'advanceTo');
+    await settle();
+    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
+      this.#removeAt(0);
+      if (next.due > this.#now) this.#now = next.due;
+      next.fn();
+      await settle();
+    }
+    this.#now = time;
+    await settle();
+  }
+
+  /**
+   * Jumps to `time` at once, synchronously. Timers due by then fire synchronously, in order,
+   * without letting promise callbacks run in between (use {@link advanceTo} for that).
+   */
+  set(time: number): void {
+    this.#checkForward(time, 'set');
+    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
+      this.#removeAt(0);
+      if (next.due > this.#now) this.#now = next.due;
+      next.fn();
+    }
+    this.#now = time;
+  }
+
+  /** Runs every pending timer (and those they set) until none is left or `limit` have fired. */
+  async runAll(limit = 10_000): Promise<void> {
+    for (let fired = 0, next = this.#heap[0]; next !== undefined; next = this.#heap[0]) {
+      if (++fired > limit) throw new Error(`VirtualClock: runAll fired ${limit} timers and more are pending`);
+      await this.advanceTo(Math.max(this.#now, next.due));
+    }
+  }
+
+  #checkForward(time: number, method: string): void {
+    if (!Number.isFinite(time) || time < this.#now) {
+      throw new RangeError(`VirtualClock: ${method}(${String(time)}) would move time backwards from ${this.#now}`);
+    }
+  }
+
+  // A binary min-heap on (due, seq): O(log n) set, clear and fire.
+  #less(a: VirtualTimer, b: VirtualTimer): boolean {
+    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  }
+
+  #swap(i: number, j: number): void {
+    const heap = this.#heap;
+    const a = heap[i]!;
+    const b = heap[j]!;
+    heap[i] = b;
+    heap[j] = a;
+    b.index = i;
+    a.index = j;
+  }
+
+  #up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#less(this.#heap[i]!, this.#heap[parent]!)) return;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < heap.length && this.#less(heap[l]!, heap[min]!)) min = l;
+      if (r < heap.length && this.#less(heap[r]!, heap[min]!)) min = r;
+      if (min === i) return;
+      this.#swap(i, min);
+      i = min;
+    }
+  }
+
+  #removeAt(i: number): void {
+    const heap = this.#heap;
+    const removed = heap[i]!;
+    const last = heap.pop()!;
+    removed.index = -1;
+    if (last !== removed) {
+      heap[i] = last;
+      last.index = i;
+      this.#down(i);
+      this.#up(last.index);
+    }
+  }
+}
