@@ -1,1 +1,16 @@
-export {};
+export { CircuitBreaker } from './circuit-breaker.js';
+export { CircuitBreakerRegistry } from './registry.js';
+export type { CircuitBreakerConfig, ResolvedCircuitBreakerConfig } from './config.js';
+export type { CircuitBreakerEvents } from './events.js';
+export type { CircuitBreakerMetrics } from './metrics.js';
+export { isLegalTransition, STATES, type CircuitBreakerStateName } from './states.js';
+export { Outcome } from './outcome.js';
+export { CountWindow } from './windows/count-window.js';
+export { TimeWindow } from './windows/time-window.js';
+export type { SlidingWindow, WindowTotals } from './windows/window.js';
+export {
+  CallNotPermittedError,
+  IllegalStateTransitionError,
+  ResultRecordedAsFailureError,
+  TimeoutError,
+} from '@breakwater/core';

@@ -136,3 +136,23 @@ export class IllegalStateTransitionError extends BreakwaterError {
     super(`CircuitBreaker '${circuitBreakerName}' cannot move from ${from} to ${to}`);
   }
 }
+
+/**
+ * The error a circuit breaker records (and reports in its `error` event) for a resolved value
+ * that matches `recordResult`. The caller still receives the value; this error is never thrown
+ * to the caller.
+ *
+ * @example
+ * ```ts
+ * breaker.on('error', (e) => { if (e.error instanceof ResultRecordedAsFailureError) log(e.error.result); });
+ * ```
+ */
+export class ResultRecordedAsFailureError extends BreakwaterError {
+  override name = 'ResultRecordedAsFailureError';
+  constructor(
+    readonly circuitBreakerName: string,
+    readonly result: unknown,
+  ) {
+    super(`CircuitBreaker '${circuitBreakerName}' has recorded a result as a failure`);
+  }
+}

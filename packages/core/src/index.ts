@@ -9,6 +9,7 @@ export {
   IllegalStateTransitionError,
   MaxRetriesExceededError,
   RequestNotPermittedError,
+  ResultRecordedAsFailureError,
   TimeoutError,
   withoutStack,
 } from './errors.js';

@@ -1,0 +1,399 @@
+import {
+  CallNotPermittedError,
+  EventPublisher,
+  IllegalStateTransitionError,
+  ResultRecordedAsFailureError,
+  TimeoutError,
+  toContext,
+  type AnyEventOf,
+  type CallContext,
+  type Clock,
+  type EventOf,
+  type ExecuteOptions,
+  type Listener,
+  type Observable,
+  type Policy,
+  type PolicyFn,
+} from '@breakwater/core';
+import { resolveConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
+import type { CircuitBreakerEvents } from './events.js';
+import {
+  BELOW_MINIMUM,
+  closedMetrics,
+  FAILURE_EXCEEDED,
+  halfOpenMetrics,
+  SLOW_EXCEEDED,
+  type CircuitBreakerMetrics,
+  type Exceeded,
+  type StateMetrics,
+} from './metrics.js';
+import { Outcome } from './outcome.js';
+import { isLegalTransition, type BreakerState, type CircuitBreakerStateName, type HalfOpenState, type OpenState } from './states.js';
+
+/**
+ * A circuit breaker with Resilience4j's semantics: COUNT_BASED or TIME_BASED sliding windows,
+ * failure and slow-call rates judged at `>=` once the minimum number of calls is recorded,
+ * OPEN → HALF_OPEN on the first call after the wait (or by a timer), half-open trial permits,
+ * and the special states DISABLED, FORCED_OPEN and METRICS_ONLY.
+ *
+ * @example
+ * ```ts
+ * const breaker = new CircuitBreaker('pg', { slidingWindowSize: 20, minimumNumberOfCalls: 10, waitDurationInOpenState: '10s' });
+ * breaker.on('stateTransition', (e) => console.log(`${e.from} → ${e.to}`));
+ * const receipt = await breaker.execute((ctx) => pg.requestPayment(req, { signal: ctx.signal }));
+ * ```
+ */
+export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> {
+  readonly kind = 'circuitBreaker' as const;
+  /** The options as resolved at construction (defaults applied, durations in ms). */
+  readonly config: ResolvedCircuitBreakerConfig;
+  readonly #clock: Clock;
+  readonly #events: EventPublisher<CircuitBreakerEvents>;
+  #state: BreakerState;
+
+  /** Same as `new CircuitBreaker(name, config)`. */
+  static of(name: string, config?: CircuitBreakerConfig): CircuitBreaker {
+    return new CircuitBreaker(name, config);
+  }
+
+  constructor(
+    readonly name: string,
+    config?: CircuitBreakerConfig,
+  ) {
+    this.config = resolveConfig(name, config);
+    this.#clock = this.config.clock;
+    this.#events = new EventPublisher(name, this.#clock, `CircuitBreaker '${name}'`);
+    this.#state = { kind: 'CLOSED', metrics: closedMetrics(this.config, this.#clock.now()) };
+    if (this.config.initialState !== 'CLOSED') this.#state = this.#build(this.config.initialState, this.#state);
+  }
+
+  /** The current state. Reading it never moves OPEN to HALF_OPEN; the next call does. */
+  get state(): CircuitBreakerStateName {
+    return this.#state.kind;
+  }
+
+  /** A fresh snapshot of the current state's metrics, with a time window moved to now. */
+  get metrics(): CircuitBreakerMetrics {
+    return this.#state.metrics.snapshot(this.#clock.now());
+  }
+
+  on<K extends keyof CircuitBreakerEvents & string>(type: K, listener: (event: EventOf<CircuitBreakerEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<CircuitBreakerEvents>) => void): () => void;
+  on(type: string, listener: Listener): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Runs `fn` if the breaker permits it and records its outcome and duration. Refused calls
+   * reject with `CallNotPermittedError`. A call whose caller aborted it (it rejects with
+   * `ctx.signal.reason`) is not recorded: its permission is released.
+   */
+  async execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    const ctx = toContext(options);
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (!this.tryAcquirePermission()) throw this.#notPermittedError();
+    const clock = this.#clock;
+    const start = clock.now();
+    let value: T;
+    try {
+      value = await fn(ctx);
+    } catch (error) {
+      const elapsed = clock.now() - start;
+      if (ctx.signal.aborted && error === ctx.signal.reason) this.#ignore(error, elapsed);
+      else this.onError(elapsed, error);
+      throw error;
+    }
+    this.onResult(clock.now() - start, value);
+    return value;
+  }
+
+  /**
+   * Wraps `fn` so that every call goes through {@link execute}.
+   *
+   * @example
+   * ```ts
+   * const getUser = breaker.decorate((id: string) => db.users.find(id));
+   * await getUser('42');
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args) => this.execute(() => fn(...args));
+  }
+
+  // ——— permission ———
+
+  /**
+   * Takes a permission if the state allows one (moving OPEN to HALF_OPEN once its wait is
+   * over); `false` counts the call as not permitted. Pair a `true` with `onSuccess` / `onResult`
+   * / `onError`, or `releasePermission`.
+   */
+  tryAcquirePermission(): boolean {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'CLOSED':
+      case 'DISABLED':
+      case 'METRICS_ONLY':
+        return true;
+      case 'OPEN':
+        if (this.#clock.now() > state.deadline) {
+          this.#transition('HALF_OPEN');
+          if (this.#takeHalfOpenPermit()) return true;
+        }
+        break;
+      case 'HALF_OPEN':
+        if (this.#takeHalfOpenPermit()) return true;
+        break;
+      case 'FORCED_OPEN':
+        break;
+    }
+    this.#state.metrics.numberOfNotPermittedCalls++;
+    this.#events.emit('callNotPermitted', { state: this.#state.kind });
+    return false;
+  }
+
+  #takeHalfOpenPermit(): boolean {
+    const state = this.#state;
+    if (state.kind !== 'HALF_OPEN' || state.available === 0) return false;
+    state.available--;
+    state.inFlight++;
+    return true;
+  }
+
+  /** Like {@link tryAcquirePermission}, but throws `CallNotPermittedError` when refused. */
+  acquirePermission(): void {
+    if (!this.tryAcquirePermission()) throw this.#notPermittedError();
+  }
+
+  /** Gives back a permission without recording a call (a half-open permit is given back once). */
+  releasePermission(): void {
+    const state = this.#state;
+    if (state.kind === 'HALF_OPEN' && state.inFlight > 0) {
+      state.inFlight--;
+      state.available++;
+    }
+  }
+
+  // ——— recording ———
+
+  /** Records a successful call that took `durationMs`. */
+  onSuccess(durationMs: number): void {
+    this.#events.emit('success', { elapsed: durationMs });
+    this.#record(durationMs > this.config.slowCallDurationThreshold ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS);
+  }
+
+  /** Records a resolved value: a failure if it matches `recordResult`, else a success. */
+  onResult(durationMs: number, value: unknown): void {
+    const recordResult = this.config.recordResult;
+    if (recordResult !== undefined && recordResult(value)) {
+      this.#recordError(durationMs, new ResultRecordedAsFailureError(this.name, value));
+    } else {
+      this.onSuccess(durationMs);
+    }
+  }
+
+  /**
+   * Records a failed call: ignored errors release the permission and count nothing; recorded
+   * errors count as failures; any other error counts as a success. A `TimeoutError` is never
+   * slow, whatever its duration.
+   */
+  onError(durationMs: number, error: unknown): void {
+    const config = this.config;
+    if (config.isIgnored(error)) this.#ignore(error, durationMs);
+    else if (config.isRecorded(error)) this.#recordError(durationMs, error);
+    else if (error instanceof TimeoutError) {
+      this.#events.emit('success', { elapsed: durationMs });
+      this.#record(Outcome.SUCCESS);
+    } else this.onSuccess(durationMs);
+  }
+
+  #ignore(error: unknown, elapsed: number): void {
+    this.releasePermission();
+    this.#events.emit('ignoredError', { error, elapsed });
+  }
+
+  #recordError(elapsed: number, error: unknown): void {
+    this.#events.emit('error', { error, elapsed });
+    const slow = !(error instanceof TimeoutError) && elapsed > this.config.slowCallDurationThreshold;
+    this.#record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR);
+  }
+
+  #record(outcome: Outcome): void {
+    const state = this.#state;
+    const now = this.#clock.now();
+    switch (state.kind) {
+      case 'CLOSED': {
+        const exceeded = state.metrics.record(outcome, now);
+        if (exceeded > 0) {
+          this.#publishExceeded(exceeded, state.metrics, now);
+          this.#transition('OPEN');
+        }
+        return;
+      }
+      case 'HALF_OPEN': {
+        if (state.inFlight > 0) state.inFlight--;
+        const exceeded = state.metrics.record(outcome, now);
+        if (exceeded === BELOW_MINIMUM) return;
+        if (exceeded > 0) {
+          this.#publishExceeded(exceeded, state.metrics, now);
+          this.#transition('OPEN');
+        } else this.#transition('CLOSED');
+        return;
+      }
+      case 'METRICS_ONLY': {
+        const exceeded = state.metrics.record(outcome, now);
+        const fresh = exceeded > 0 ? exceeded & ~state.reported : 0;
+        if (fresh !== 0) {
+          state.reported |= fresh;
+          this.#publishExceeded(fresh, state.metrics, now);
+        }
+        return;
+      }
+      case 'OPEN':
+        // A call permitted before the breaker opened still counts in the kept metrics.
+        state.metrics.record(outcome, now);
+        return;
+      case 'DISABLED':
+      case 'FORCED_OPEN':
+        return;
+    }
+  }
+
+  #publishExceeded(exceeded: Exceeded, metrics: StateMetrics, now: number): void {
+    if (exceeded & FAILURE_EXCEEDED && this.#events.wants('failureRateExceeded')) {
+      this.#events.emit('failureRateExceeded', { failureRate: metrics.snapshot(now).failureRate });
+    }
+    if (exceeded & SLOW_EXCEEDED && this.#events.wants('slowCallRateExceeded')) {
+      this.#events.emit('slowCallRateExceeded', { slowCallRate: metrics.snapshot(now).slowCallRate });
+    }
+  }
+
+  #notPermittedError(): CallNotPermittedError {
+    const state = this.#state.kind;
+    if (this.config.writableStackTraceEnabled) return new CallNotPermittedError(this.name, state);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    const error = new CallNotPermittedError(this.name, state);
+    Error.stackTraceLimit = limit;
+    return error;
+  }
+
+  // ——— transitions ———
+
+  /** CLOSED with fresh metrics. */
+  transitionToClosedState(): void {
+    this.#transition('CLOSED');
+  }
+
+  /** OPEN for the configured wait of the next opening attempt. */
+  transitionToOpenState(): void {
+    this.#transition('OPEN');
+  }
+
+  /** OPEN for `ms`. */
+  transitionToOpenStateFor(ms: number): void {
+    this.#transition('OPEN', this.#checkWait('transitionToOpenStateFor', ms));
+  }
+
+  /** OPEN until the clock reads `clockTime`. */
+  transitionToOpenStateUntil(clockTime: number): void {
+    this.#transition('OPEN', this.#checkWait('transitionToOpenStateUntil', clockTime - this.#clock.now()));
+  }
+
+  /** HALF_OPEN with fresh trial permits. */
+  transitionToHalfOpenState(): void {
+    this.#transition('HALF_OPEN');
+  }
+
+  /** DISABLED: every call permitted, nothing recorded. */
+  transitionToDisabledState(): void {
+    this.#transition('DISABLED');
+  }
+
+  /** METRICS_ONLY: every call permitted and recorded, no transition on its own. */
+  transitionToMetricsOnlyState(): void {
+    this.#transition('METRICS_ONLY');
+  }
+
+  /** FORCED_OPEN: no call permitted until a manual transition. */
+  transitionToForcedOpenState(): void {
+    this.#transition('FORCED_OPEN');
+  }
+
+  /** Back to CLOSED with fresh metrics from any state; publishes `stateTransition` (if the state changes) and `reset`. */
+  reset(): void {
+    const from = this.#state;
+    this.#leave(from);
+    this.#state = this.#build('CLOSED', from);
+    if (from.kind !== 'CLOSED') this.#events.emit('stateTransition', { from: from.kind, to: 'CLOSED' });
+    this.#events.emit('reset', {});
+  }
+
+  #checkWait(method: string, ms: number): number {
+    if (typeof ms !== 'number' || !(ms >= 0)) {
+      throw new RangeError(`CircuitBreaker '${this.name}': ${method} needs a wait >= 0 ms, got ${String(ms)}`);
+    }
+    return ms;
+  }
+
+  #transition(to: CircuitBreakerStateName, waitMs?: number): void {
+    const from = this.#state;
+    if (!isLegalTransition(from.kind, to)) throw new IllegalStateTransitionError(this.name, from.kind, to);
+    this.#leave(from);
+    this.#state = this.#build(to, from, waitMs);
+    if (from.kind !== to) this.#events.emit('stateTransition', { from: from.kind, to });
+  }
+
+  #leave(state: BreakerState): void {
+    if ((state.kind === 'OPEN' || state.kind === 'HALF_OPEN') && state.timer !== undefined) {
+      this.#clock.clearTimeout(state.timer);
+      state.timer = undefined;
+    }
+  }
+
+  /** The new state object for `to`, coming from `from`. */
+  #build(to: CircuitBreakerStateName, from: BreakerState, waitMs?: number): BreakerState {
+    const config = this.config;
+    const now = this.#clock.now();
+    const attempt = from.kind === 'OPEN' || from.kind === 'HALF_OPEN' || from.kind === 'FORCED_OPEN' ? from.attempt : 0;
+    switch (to) {
+      case 'CLOSED':
+        return { kind: 'CLOSED', metrics: closedMetrics(config, now) };
+      case 'DISABLED':
+        return { kind: 'DISABLED', metrics: closedMetrics(config, now) };
+      case 'METRICS_ONLY':
+        return { kind: 'METRICS_ONLY', metrics: closedMetrics(config, now), reported: 0 };
+      case 'FORCED_OPEN':
+        return { kind: 'FORCED_OPEN', attempt, metrics: closedMetrics(config, now) };
+      case 'OPEN': {
+        const next = attempt + 1;
+        const wait = waitMs ?? config.waitInOpenState(next);
+        const state: OpenState = { kind: 'OPEN', deadline: now + wait, attempt: next, metrics: from.metrics, timer: undefined };
+        if (config.automaticTransitionFromOpenToHalfOpenEnabled) {
+          state.timer = this.#clock.setTimeout(() => {
+            state.timer = undefined;
+            if (this.#state === state) this.#transition('HALF_OPEN');
+          }, wait);
+        }
+        return state;
+      }
+      case 'HALF_OPEN': {
+        const permitted = config.permittedNumberOfCallsInHalfOpenState;
+        const state: HalfOpenState = {
+          kind: 'HALF_OPEN',
+          attempt,
+          metrics: halfOpenMetrics(config, permitted),
+          available: permitted,
+          inFlight: 0,
+          timer: undefined,
+        };
+        if (config.maxWaitDurationInHalfOpenState > 0) {
+          state.timer = this.#clock.setTimeout(() => {
+            state.timer = undefined;
+            if (this.#state === state) this.#transition(config.transitionToStateAfterWaitDuration);
+          }, config.maxWaitDurationInHalfOpenState);
+        }
+        return state;
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import { ConfigReader, errorMatcher, type Clock, type Duration, type ErrorClass, type ErrorPredicate } from '@breakwater/core';
+import type { WindowSettings } from './metrics.js';
+import { STATES, type CircuitBreakerStateName } from './states.js';
+
+/**
+ * The options of a {@link CircuitBreaker}. Every one is optional; defaults are Resilience4j's.
+ *
+ * @example
+ * ```ts
+ * const config: CircuitBreakerConfig = {
+ *   slidingWindowSize: 20, minimumNumberOfCalls: 10, failureRateThreshold: 60,
+ *   slowCallDurationThreshold: '100ms', slowCallRateThreshold: 50, waitDurationInOpenState: '10s',
+ *   permittedNumberOfCallsInHalfOpenState: 5,
+ * };
+ * ```
+ */
+export interface CircuitBreakerConfig {
+  /** Percentage of failed calls at which CLOSED opens (`>=`). Default 50, in (0, 100]. */
+  readonly failureRateThreshold?: number | undefined;
+  /** Percentage of slow calls at which CLOSED opens (`>=`). Default 100, in (0, 100]. */
+  readonly slowCallRateThreshold?: number | undefined;
+  /** A call longer than this (`>`) is slow. Default 60 000 ms, > 0. */
+  readonly slowCallDurationThreshold?: Duration | undefined;
+  /** Default `'COUNT_BASED'`. */
+  readonly slidingWindowType?: 'COUNT_BASED' | 'TIME_BASED' | undefined;
+  /** Calls (COUNT_BASED) or seconds (TIME_BASED). Default 100, integer >= 1. */
+  readonly slidingWindowSize?: number | undefined;
+  /** Calls before the rates are trusted. Default 100, integer >= 1. */
+  readonly minimumNumberOfCalls?: number | undefined;
+  /** Trial calls in HALF_OPEN. Default 10, integer >= 1. */
+  readonly permittedNumberOfCallsInHalfOpenState?: number | undefined;
+  /** How long OPEN refuses calls. Default 60 000 ms, >= 1. Exclusive with `waitIntervalFunctionInOpenState`. */
+  readonly waitDurationInOpenState?: Duration | undefined;
+  /** The wait in OPEN by opening attempt (1 on the first opening, +1 on each HALF_OPEN → OPEN). */
+  readonly waitIntervalFunctionInOpenState?: ((attempt: number) => number) | undefined;
+  /** A timer moves OPEN to HALF_OPEN at the deadline (otherwise the next call does). Default false. */
+  readonly automaticTransitionFromOpenToHalfOpenEnabled?: boolean | undefined;
+  /** After this long in HALF_OPEN, go to `transitionToStateAfterWaitDuration`. Default 0 (off), >= 0. */
+  readonly maxWaitDurationInHalfOpenState?: Duration | undefined;
+  /** Where `maxWaitDurationInHalfOpenState` leads. Default `'OPEN'`. */
+  readonly transitionToStateAfterWaitDuration?: 'OPEN' | 'CLOSED' | undefined;
+  /** Errors (is-a) recorded as failures; OR-ed with `recordException`. Default: every error. */
+  readonly recordExceptions?: readonly ErrorClass[] | undefined;
+  /** A predicate for errors recorded as failures; OR-ed with `recordExceptions`. */
+  readonly recordException?: ErrorPredicate | undefined;
+  /** Errors (is-a) neither recorded nor counted; OR-ed with `ignoreException`. Win over record. */
+  readonly ignoreExceptions?: readonly ErrorClass[] | undefined;
+  /** A predicate for ignored errors; OR-ed with `ignoreExceptions`. */
+  readonly ignoreException?: ErrorPredicate | undefined;
+  /** A resolved value for which this returns true is recorded as a failure (the caller still gets it). */
+  readonly recordResult?: ((value: unknown) => boolean) | undefined;
+  /** The state the breaker starts in. Default `'CLOSED'`. */
+  readonly initialState?: CircuitBreakerStateName | undefined;
+  /** When false, `CallNotPermittedError` carries no stack (cheap rejections). Default true. */
+  readonly writableStackTraceEnabled?: boolean | undefined;
+  /** Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
+/** The options, checked and with every default applied: what a breaker runs on. */
+export interface ResolvedCircuitBreakerConfig extends WindowSettings {
+  readonly slowCallDurationThreshold: number;
+  readonly permittedNumberOfCallsInHalfOpenState: number;
+  readonly waitInOpenState: (attempt: number) => number;
+  readonly automaticTransitionFromOpenToHalfOpenEnabled: boolean;
+  readonly maxWaitDurationInHalfOpenState: number;
+  readonly transitionToStateAfterWaitDuration: 'OPEN' | 'CLOSED';
+  readonly isRecorded: ErrorPredicate;
+  readonly isIgnored: ErrorPredicate;
+  readonly recordResult: ((value: unknown) => boolean) | undefined;
+  readonly initialState: CircuitBreakerStateName;
+  readonly writableStackTraceEnabled: boolean;
+  readonly clock: Clock;
+}
+
+const KEYS = [
+  'failureRateThreshold',
+  'slowCallRateThreshold',
+  'slowCallDurationThreshold',
+  'slidingWindowType',
+  'slidingWindowSize',
+  'minimumNumberOfCalls',
+  'permittedNumberOfCallsInHalfOpenState',
+  'waitDurationInOpenState',
+  'waitIntervalFunctionInOpenState',
+  'automaticTransitionFromOpenToHalfOpenEnabled',
+  'maxWaitDurationInHalfOpenState',
+  'transitionToStateAfterWaitDuration',
+  'recordExceptions',
+  'recordException',
+  'ignoreExceptions',
+  'ignoreException',
+  'recordResult',
+  'initialState',
+  'writableStackTraceEnabled',
+  'clock',
+] as const satisfies readonly (keyof CircuitBreakerConfig)[];
+
+const PERCENT = { gt: 0, lte: 100 } as const;
+const COUNT = { integer: true, gte: 1 } as const;
+
+/** Checks every option once and applies the defaults; bad input throws naming breaker, option and value. */
+export function resolveConfig(name: string, config: CircuitBreakerConfig | undefined): ResolvedCircuitBreakerConfig {
+  const read = new ConfigReader<CircuitBreakerConfig>('CircuitBreaker', name, config, KEYS);
+  read.exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState');
+  const waitDuration = read.duration('waitDurationInOpenState', 60_000, { gte: 1 });
+  const waitFunction = read.fn<(attempt: number) => number>('waitIntervalFunctionInOpenState');
+  if (waitFunction !== undefined) {
+    const first = waitFunction(1);
+    if (typeof first !== 'number' || !(first >= 1)) {
+      read.fail('waitIntervalFunctionInOpenState', 'a function returning ms >= 1 (it returned this for attempt 1)', first);
+    }
+  }
+  return {
+    failureRateThreshold: read.number('failureRateThreshold', 50, PERCENT),
+    slowCallRateThreshold: read.number('slowCallRateThreshold', 100, PERCENT),
+    slowCallDurationThreshold: read.duration('slowCallDurationThreshold', 60_000, { gt: 0 }),
+    slidingWindowType: read.oneOf('slidingWindowType', 'COUNT_BASED', ['COUNT_BASED', 'TIME_BASED']),
+    slidingWindowSize: read.number('slidingWindowSize', 100, COUNT),
+    minimumNumberOfCalls: read.number('minimumNumberOfCalls', 100, COUNT),
+    permittedNumberOfCallsInHalfOpenState: read.number('permittedNumberOfCallsInHalfOpenState', 10, COUNT),
+    // A wait function's later results are kept >= 1 ms, so OPEN always lasts.
+    waitInOpenState: waitFunction === undefined ? () => waitDuration : (attempt) => Math.max(1, Number(waitFunction(attempt)) || 1),
+    automaticTransitionFromOpenToHalfOpenEnabled: read.boolean('automaticTransitionFromOpenToHalfOpenEnabled', false),
+    maxWaitDurationInHalfOpenState: read.duration('maxWaitDurationInHalfOpenState', 0, { gte: 0 }),
+    transitionToStateAfterWaitDuration: read.oneOf('transitionToStateAfterWaitDuration', 'OPEN', ['OPEN', 'CLOSED']),
+    isRecorded: errorMatcher(read.classes('recordExceptions'), read.fn('recordException'), true),
+    isIgnored: errorMatcher(read.classes('ignoreExceptions'), read.fn('ignoreException'), false),
+    recordResult: read.fn('recordResult'),
+    initialState: read.oneOf('initialState', 'CLOSED', STATES),
+    writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
+    clock: read.clock(),
+  };
+}

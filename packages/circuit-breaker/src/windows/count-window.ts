@@ -1,0 +1,47 @@
+import { ERROR_BIT, SLOW_BIT, type Outcome } from '../outcome.js';
+import type { SlidingWindow, WindowTotals } from './window.js';
+
+/**
+ * COUNT_BASED: the last `size` recorded calls, in a ring of `size` outcome bytes. The totals
+ * are adjusted as a slot is overwritten (subtract the evicted outcome, add the new one), so each
+ * record is O(1) and nothing is allocated after construction.
+ *
+ * @example
+ * ```ts
+ * const w = new CountWindow(3);
+ * w.record(Outcome.ERROR, 0); w.record(Outcome.SUCCESS, 0); w.record(Outcome.SUCCESS, 0); w.record(Outcome.SUCCESS, 0);
+ * w.failed; // 0 — the error fell out of the last 3
+ * ```
+ */
+export class CountWindow implements SlidingWindow {
+  readonly #ring: Uint8Array;
+  #next = 0;
+  calls = 0;
+  failed = 0;
+  slow = 0;
+  slowFailed = 0;
+
+  constructor(readonly size: number) {
+    this.#ring = new Uint8Array(size);
+  }
+
+  record(outcome: Outcome): void {
+    if (this.calls === this.size) this.#count(this.#ring[this.#next]!, -1);
+    else this.calls++;
+    this.#ring[this.#next] = outcome;
+    this.#count(outcome, 1);
+    this.#next = this.#next + 1 === this.size ? 0 : this.#next + 1;
+  }
+
+  at(): WindowTotals {
+    return this;
+  }
+
+  #count(outcome: number, delta: 1 | -1): void {
+    if (outcome & ERROR_BIT) this.failed += delta;
+    if (outcome & SLOW_BIT) {
+      this.slow += delta;
+      if (outcome & ERROR_BIT) this.slowFailed += delta;
+    }
+  }
+}

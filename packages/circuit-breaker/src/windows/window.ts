@@ -1,0 +1,28 @@
+import type { Outcome } from '../outcome.js';
+
+/**
+ * The running totals of the calls a sliding window holds. A window keeps them up to date on
+ * every record, so reading them is O(1).
+ */
+export interface WindowTotals {
+  /** Calls in the window (`numberOfBufferedCalls`). */
+  readonly calls: number;
+  /** Calls that failed, slow or not. */
+  readonly failed: number;
+  /** Calls slower than the slow-call threshold, failed or not. */
+  readonly slow: number;
+  /** Calls both slow and failed. */
+  readonly slowFailed: number;
+}
+
+/**
+ * A sliding window of call outcomes: a pure data structure, no timers, no promises, no
+ * allocation per call. `now` (ms on the breaker's clock) moves a time window forward before it
+ * records or is read; a count window ignores it.
+ */
+export interface SlidingWindow extends WindowTotals {
+  /** Records one outcome at `now`. */
+  record(outcome: Outcome, now: number): void;
+  /** Moves the window to `now` (a time window drops the seconds that fell out), and returns it. */
+  at(now: number): WindowTotals;
+}
