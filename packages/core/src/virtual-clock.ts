@@ -46,17 +46,23 @@ export class VirtualClock implements Clock {
     return this.#now;
   }
 
+  /**
+   * Sets a timer due at `now() + ms`. A delay that is not a positive number (0, negative, NaN) is
+   * due now; `Infinity` is never due (it stays pending until cleared).
+   */
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const delay = Number.isFinite(ms) && ms > 0 ? ms : 0;
+    const delay = ms > 0 ? ms : 0;
     const timer: VirtualTimer = { due: this.#now + delay, seq: this.#seq++, fn, index: this.#heap.length };
     this.#heap.push(timer);
     this.#up(timer.index);
     return timer;
   }
 
+  /** Cancels a pending timer; a fired, cleared or foreign handle (even `undefined`) is ignored. */
   clearTimeout(handle: TimerHandle): void {
+    if (typeof handle !== 'object' || handle === null) return;
     const timer = handle as VirtualTimer;
-    if (timer.index < 0 || this.#heap[timer.index] !== timer) return;
+    if (!(timer.index >= 0) || this.#heap[timer.index] !== timer) return;
     this.#removeAt(timer.index);
   }
 
@@ -84,9 +90,7 @@ export class VirtualClock implements Clock {
     this.#checkForward(time, 'advanceTo');
     await settle();
     for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
-      this.#removeAt(0);
-      if (next.due > this.#now) this.#now = next.due;
-      next.fn();
+      this.#fire(next);
       await settle();
     }
     this.#now = time;
@@ -99,20 +103,29 @@ export class VirtualClock implements Clock {
    */
   set(time: number): void {
     this.#checkForward(time, 'set');
-    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
-      this.#removeAt(0);
-      if (next.due > this.#now) this.#now = next.due;
-      next.fn();
-    }
+    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) this.#fire(next);
     this.#now = time;
   }
 
-  /** Runs every pending timer (and those they set) until none is left or `limit` have fired. */
+  /**
+   * Runs every pending timer (and those they set) in order, letting promise callbacks settle
+   * between them, until none is left; time ends at the last one fired. Throws once `limit`
+   * timers have fired and more are pending (a timer that keeps setting itself). Timers set
+   * with `Infinity` are never due and stay pending.
+   */
   async runAll(limit = 10_000): Promise<void> {
-    for (let fired = 0, next = this.#heap[0]; next !== undefined; next = this.#heap[0]) {
+    await settle();
+    for (let fired = 0, next = this.#heap[0]; next !== undefined && next.due !== Infinity; next = this.#heap[0]) {
       if (++fired > limit) throw new Error(`VirtualClock: runAll fired ${limit} timers and more are pending`);
-      await this.advanceTo(Math.max(this.#now, next.due));
+      this.#fire(next);
+      await settle();
     }
+  }
+
+  #fire(timer: VirtualTimer): void {
+    this.#removeAt(0);
+    if (timer.due > this.#now) this.#now = timer.due;
+    timer.fn();
   }
 
   #checkForward(time: number, method: string): void {
