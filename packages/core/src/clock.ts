@@ -19,9 +19,47 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
+/** Node's longest timer; a longer delay would fire after 1 ms (with a `TimeoutOverflowWarning`). */
+const MAX_NODE_DELAY = 2 ** 31 - 1;
+
+/**
+ * A timer longer than Node allows: armed in slices of at most {@link MAX_NODE_DELAY}, or never
+ * for `Infinity`. Unref'd like every system timer.
+ */
+class LongTimeout {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(fn: () => void, ms: number) {
+    if (ms !== Infinity) this.#arm(fn, ms);
+  }
+
+  #arm(fn: () => void, left: number): void {
+    const slice = Math.min(left, MAX_NODE_DELAY);
+    this.#timer = setTimeout(() => {
+      if (left > slice) this.#arm(fn, left - slice);
+      else {
+        this.#timer = undefined;
+        fn();
+      }
+    }, slice);
+    this.#timer.unref();
+  }
+
+  /** Like a Node `Timeout`'s: a system timer never keeps the process alive. */
+  hasRef(): boolean {
+    return false;
+  }
+
+  clear(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
 /**
  * The real clock: `performance.now()` and Node's timers, `unref`'d so that a pending
- * Breakwater timer never keeps the process alive.
+ * Breakwater timer never keeps the process alive. A delay longer than Node's limit
+ * (2^31 - 1 ms, about 24.8 days) is honoured, and `Infinity` never fires.
  *
  * @example
  * ```ts
@@ -33,11 +71,13 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => performance.now(),
   setTimeout(fn, ms) {
+    if (ms > MAX_NODE_DELAY) return new LongTimeout(fn, ms);
     const t = setTimeout(fn, ms);
     t.unref();
     return t;
   },
   clearTimeout(handle) {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
+    if (handle instanceof LongTimeout) handle.clear();
+    else clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
 };
