@@ -177,7 +177,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** Records a successful call that took `durationMs`. */
   onSuccess(durationMs: number): void {
-    this.#events.emit('success', { elapsed: durationMs });
+    if (this.#publishesCalls()) this.#events.emit('success', { elapsed: durationMs });
     this.#record(durationMs > this.config.slowCallDurationThreshold ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS);
   }
 
@@ -201,18 +201,23 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     if (config.isIgnored(error)) this.#ignore(error, durationMs);
     else if (config.isRecorded(error)) this.#recordError(durationMs, error);
     else if (error instanceof TimeoutError) {
-      this.#events.emit('success', { elapsed: durationMs });
+      if (this.#publishesCalls()) this.#events.emit('success', { elapsed: durationMs });
       this.#record(Outcome.SUCCESS);
     } else this.onSuccess(durationMs);
   }
 
   #ignore(error: unknown, elapsed: number): void {
     this.releasePermission();
-    this.#events.emit('ignoredError', { error, elapsed });
+    if (this.#publishesCalls()) this.#events.emit('ignoredError', { error, elapsed });
+  }
+
+  /** DISABLED records nothing and publishes no call events (as in Resilience4j). */
+  #publishesCalls(): boolean {
+    return this.#state.kind !== 'DISABLED';
   }
 
   #recordError(elapsed: number, error: unknown): void {
-    this.#events.emit('error', { error, elapsed });
+    if (this.#publishesCalls()) this.#events.emit('error', { error, elapsed });
     const slow = !(error instanceof TimeoutError) && elapsed > this.config.slowCallDurationThreshold;
     this.#record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR);
   }

@@ -1,0 +1,35 @@
+import { VirtualClock } from '@breakwater/core';
+import { CircuitBreaker } from './circuit-breaker.js';
+import type { CircuitBreakerConfig } from './config.js';
+import type { CircuitBreakerMetrics } from './metrics.js';
+
+/** A breaker on a fresh VirtualClock, and every event it publishes, in order. */
+export function breakerOnClock(config: CircuitBreakerConfig = {}, name = 'test') {
+  const clock = new VirtualClock();
+  const breaker = new CircuitBreaker(name, { ...config, clock });
+  const events: string[] = [];
+  breaker.on('*', (e) => {
+    const detail =
+      e.type === 'stateTransition' ? ` ${e.from}->${e.to}` : e.type === 'failureRateExceeded' ? ` ${e.failureRate}` : e.type === 'slowCallRateExceeded' ? ` ${e.slowCallRate}` : '';
+    events.push(`${e.type}${detail}`);
+  });
+  return { clock, breaker, events };
+}
+
+/** The counts of a metrics snapshot that tests compare most often. */
+export function counts(m: CircuitBreakerMetrics) {
+  return {
+    failureRate: m.failureRate,
+    successful: m.numberOfSuccessfulCalls,
+    buffered: m.numberOfBufferedCalls,
+    failed: m.numberOfFailedCalls,
+    notPermitted: m.numberOfNotPermittedCalls,
+  };
+}
+
+export class BoomError extends Error {
+  override name = 'BoomError';
+}
+export class IgnoredError extends Error {
+  override name = 'IgnoredError';
+}
