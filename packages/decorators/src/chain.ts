@@ -1,0 +1,38 @@
+import type { CallContext, PolicyFn } from '@breakwater/core';
+
+/**
+ * One precomposed step of a pipeline: runs `fn` through this layer and every layer inside it.
+ * `args` are the arguments of a wrapped function (empty for `execute`); only a fallback reads them.
+ * @internal
+ */
+export type Chain = (fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]) => Promise<unknown>;
+
+/** Builds the step of one layer from the step of the layer inside it. @internal */
+export type LayerStep = (next: Chain) => Chain;
+
+/** The arguments of `execute`: none. Shared, so `execute` allocates no array. @internal */
+export const NO_ARGS: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The innermost step: runs `fn` itself. A sync throw becomes a rejection, a plain value a
+ * resolved promise (a native promise is returned as it is).
+ * @internal
+ */
+export const terminal: Chain = (fn, ctx) => {
+  try {
+    return Promise.resolve(fn(ctx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
+/**
+ * Folds the steps into nested closures once, outermost first: `steps[0]` runs `steps[1]`, …, the
+ * last runs `fn`. With no steps the chain is {@link terminal}.
+ * @internal
+ */
+export function compose(steps: readonly LayerStep[]): Chain {
+  let chain = terminal;
+  for (let i = steps.length - 1; i >= 0; i--) chain = steps[i]!(chain);
+  return chain;
+}

@@ -1,0 +1,366 @@
+import { describeValue, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { compose, NO_ARGS, terminal, type Chain, type LayerStep } from './chain.js';
+import { layerLabel } from './describe.js';
+import { Fallback, fallbackInternals, type FallbackHandler, type FallbackOn } from './fallback.js';
+import { findWarnings, type PipelineWarning } from './warnings.js';
+
+/**
+ * A rate limiter as `withRateLimiter` sees it: a `Policy` of kind `'rateLimiter'`, with an
+ * optional `withPermits(n)` giving a policy that takes `n` permits per call.
+ *
+ * @example
+ * ```ts
+ * const limiter: RateLimiterLike = new RateLimiter('pg', { limitForPeriod: 10 });
+ * ```
+ */
+export type RateLimiterLike = Policy & {
+  readonly kind: 'rateLimiter';
+  withPermits?(permits: number): Pick<Policy, 'execute'>;
+};
+
+/**
+ * Options of {@link Pipeline.withFallback}.
+ *
+ * @example
+ * ```ts
+ * const options: WithFallbackOptions = { on: [CallNotPermittedError], name: 'cached-quote' };
+ * ```
+ */
+export interface WithFallbackOptions {
+  /** The errors the handler is for: error classes (is-a) or a predicate. Default: every error. */
+  readonly on?: FallbackOn | undefined;
+  /** The fallback's name in `describe()`; default `'fallback'`. */
+  readonly name?: string | undefined;
+}
+
+/** One layer: what runs, how it is printed and checked. */
+interface Layer {
+  readonly policy: Policy;
+  readonly kind: string;
+  readonly label: string;
+  readonly handlesEveryError: boolean;
+  readonly step: LayerStep;
+}
+
+/** A layer of any policy: it runs the layers inside it through `policy.execute`, passing down the context it is given. */
+function policyStep(policy: Pick<Policy, 'execute'>): LayerStep {
+  // A policy that calls its fn with no context (a hand-written one, say) passes down the one it got.
+  return (next) => (fn, ctx, args) => policy.execute((c) => next(fn, c ?? ctx, args), ctx);
+}
+
+function fallbackStep(fallback: Fallback<unknown>): LayerStep {
+  return (next) => (fn, ctx, args) => fallbackInternals.run(fallback, next, fn, ctx, args);
+}
+
+function isPolicy(value: unknown): value is Policy {
+  const p = value as Partial<Policy> | null;
+  return typeof p === 'object' && p !== null && typeof p.execute === 'function' && typeof p.name === 'string' && typeof p.kind === 'string';
+}
+
+function checkPolicy(method: string, value: unknown): asserts value is Policy {
+  if (!isPolicy(value)) {
+    throw new TypeError(`${method}: expected a Policy (an object with a string name, a string kind and an execute method), got ${describeValue(value)}`);
+  }
+}
+
+function checkKind(method: string, value: unknown, kinds: readonly string[]): asserts value is Policy {
+  checkPolicy(method, value);
+  if (!kinds.includes(value.kind)) {
+    const expected = kinds.map((k) => `'${k}'`).join(' or ');
+    throw new TypeError(`${method}: expected a policy of kind ${expected}, got kind '${value.kind}' (${layerLabel(value.kind, value.name)})`);
+  }
+}
+
+function layerOf(policy: Policy, label = layerLabel(policy.kind, policy.name)): Layer {
+  if (policy instanceof Fallback) {
+    return { policy, kind: policy.kind, label, handlesEveryError: fallbackInternals.handlesEveryError(policy), step: fallbackStep(policy) };
+  }
+  return { policy, kind: policy.kind, label, handlesEveryError: false, step: policyStep(policy) };
+}
+
+/** Builds the empty pipeline (the constructor is private). */
+let emptyPipeline: (name: string) => Pipeline;
+
+/**
+ * An immutable, reusable stack of resilience layers, built by {@link decorate}. Layers nest in
+ * the order written: the first `with…` is the outermost, the last runs the function. Every
+ * `with…` returns a new pipeline; the chain of layers is composed once, when it is built.
+ *
+ * A pipeline is itself a `Policy` (kind `'pipeline'`), so it can be passed wherever one is
+ * expected; `with(pipeline)` appends its layers.
+ *
+ * @typeParam F - the values the pipeline's fallbacks may return instead of the function's.
+ *
+ * @example
+ * ```ts
+ * const pay = decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter);
+ * pay.describe(); // "Retry 'pg' → CircuitBreaker 'pg' → TimeLimiter 'pg' → fn"
+ * await pay.execute((ctx) => pg.requestPayment(req, { signal: ctx.signal }), { signal });
+ * ```
+ */
+export class Pipeline<F = never> {
+  /** `'pipeline'`. */
+  readonly kind = 'pipeline' as const;
+  /** The pipeline's name (given to {@link decorate}; default `'pipeline'`). */
+  readonly name: string;
+  /** The policies of the layers, outermost first. */
+  readonly policies: readonly Policy[];
+  /** Orders that lose information, found once when the pipeline was built; empty when there are none. */
+  readonly warnings: readonly PipelineWarning[];
+  readonly #layers: readonly Layer[];
+  readonly #chain: Chain;
+
+  private constructor(name: string, layers: readonly Layer[]) {
+    this.name = name;
+    this.#layers = layers;
+    this.policies = Object.freeze(layers.map((l) => l.policy));
+    this.warnings = findWarnings(layers);
+    this.#chain = compose(layers.map((l) => l.step));
+    Object.freeze(this);
+  }
+
+  static {
+    emptyPipeline = (name) => new Pipeline(name, []);
+  }
+
+  #add<G = F>(layers: readonly Layer[]): Pipeline<G> {
+    return new Pipeline<G>(this.name, [...this.#layers, ...layers]);
+  }
+
+  /**
+   * Adds a retry layer. Outside a circuit breaker, each attempt is its own breaker call.
+   *
+   * @throws TypeError when `retry` is not a Policy of kind `'retry'`
+   * @example
+   * ```ts
+   * decorate().withRetry(new Retry('pg', { maxAttempts: 3 })).withCircuitBreaker(breaker);
+   * ```
+   */
+  withRetry(retry: Policy & { readonly kind: 'retry' }): Pipeline<F> {
+    checkKind('withRetry', retry, ['retry']);
+    return this.#add([layerOf(retry)]);
+  }
+
+  /**
+   * Adds a circuit breaker layer.
+   *
+   * @throws TypeError when `breaker` is not a Policy of kind `'circuitBreaker'`
+   * @example
+   * ```ts
+   * decorate().withCircuitBreaker(CircuitBreaker.of('pg')).withTimeLimiter(timeLimiter);
+   * ```
+   */
+  withCircuitBreaker(breaker: Policy & { readonly kind: 'circuitBreaker' }): Pipeline<F> {
+    checkKind('withCircuitBreaker', breaker, ['circuitBreaker']);
+    return this.#add([layerOf(breaker)]);
+  }
+
+  /**
+   * Adds a time limiter layer; inside a breaker, each time-out is a failure the breaker records.
+   *
+   * @throws TypeError when `timeLimiter` is not a Policy of kind `'timeLimiter'`
+   * @example
+   * ```ts
+   * decorate().withCircuitBreaker(breaker).withTimeLimiter(new TimeLimiter('pg', { timeoutDuration: '600ms' }));
+   * ```
+   */
+  withTimeLimiter(timeLimiter: Policy & { readonly kind: 'timeLimiter' }): Pipeline<F> {
+    checkKind('withTimeLimiter', timeLimiter, ['timeLimiter']);
+    return this.#add([layerOf(timeLimiter)]);
+  }
+
+  /**
+   * Adds a bulkhead layer: a semaphore `Bulkhead` or a `PoolBulkhead`.
+   *
+   * @throws TypeError when `bulkhead` is not a Policy of kind `'bulkhead'` or `'poolBulkhead'`
+   * @example
+   * ```ts
+   * decorate().withRetry(retry).withBulkhead(new Bulkhead('db', { maxConcurrentCalls: 10 }));
+   * ```
+   */
+  withBulkhead(bulkhead: Policy & { readonly kind: 'bulkhead' | 'poolBulkhead' }): Pipeline<F> {
+    checkKind('withBulkhead', bulkhead, ['bulkhead', 'poolBulkhead']);
+    return this.#add([layerOf(bulkhead)]);
+  }
+
+  /**
+   * Adds a rate limiter layer that takes `permits` permits per call (default 1). More than one
+   * permit needs the limiter's `withPermits(n)`, called once, here.
+   *
+   * @throws TypeError when `limiter` is not a Policy of kind `'rateLimiter'`, or `permits` ≠ 1 and it has no `withPermits`
+   * @throws RangeError when `permits` is not an integer ≥ 1
+   * @example
+   * ```ts
+   * decorate().withRetry(retry).withRateLimiter(limiter, 5); // a bulk call weighs 5 permits
+   * ```
+   */
+  withRateLimiter(limiter: RateLimiterLike, permits?: number): Pipeline<F> {
+    checkKind('withRateLimiter', limiter, ['rateLimiter']);
+    if (permits === undefined || permits === 1) return this.#add([layerOf(limiter)]);
+    if (typeof permits !== 'number') throw new TypeError(`withRateLimiter: permits must be a number, got ${describeValue(permits)}`);
+    if (!Number.isInteger(permits) || permits < 1) throw new RangeError(`withRateLimiter: permits must be an integer >= 1, got ${describeValue(permits)}`);
+    const label = layerLabel(limiter.kind, limiter.name);
+    if (typeof limiter.withPermits !== 'function') {
+      throw new TypeError(`withRateLimiter: ${label} has no withPermits(n) method, so it cannot take ${permits} permits per call`);
+    }
+    const view = limiter.withPermits(permits);
+    if (typeof view !== 'object' || view === null || typeof view.execute !== 'function') {
+      throw new TypeError(`withRateLimiter: ${label}.withPermits(${permits}) must return a policy (with an execute method), got ${describeValue(view)}`);
+    }
+    const layer: Layer = { policy: limiter, kind: limiter.kind, label: `${label} (${permits} permits)`, handlesEveryError: false, step: policyStep(view) };
+    return this.#add([layer]);
+  }
+
+  /**
+   * Adds a fallback layer: an error matched by `on` (every error by default) becomes the value
+   * of `handler(error, ...args)`, where `args` are the wrapped function's arguments (none for
+   * `execute`). Other errors, and the caller's own abort, pass through as they are.
+   *
+   * @throws TypeError when `handler` is not a function, `on` is neither error classes nor a predicate, or an option is unknown
+   * @example
+   * ```ts
+   * const quote = decorate()
+   *   .withFallback((error, symbol: string) => cache.get(symbol), { on: [CallNotPermittedError, TimeoutError] })
+   *   .withCircuitBreaker(breaker)
+   *   .wrap((ctx, symbol: string) => api.quote(symbol, ctx.signal));
+   * ```
+   */
+  withFallback<G>(handler: FallbackHandler<G>, options?: WithFallbackOptions): Pipeline<F | G> {
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+      throw new TypeError(`withFallback: options must be an object, got ${describeValue(options)}`);
+    }
+    for (const key of Object.keys(options ?? {})) {
+      if (key !== 'on' && key !== 'name') throw new TypeError(`withFallback: unknown option '${key}' (known options: on, name)`);
+    }
+    const fallback = new Fallback<G>(options?.name ?? 'fallback', handler, options?.on === undefined ? undefined : { on: options.on });
+    return this.#add<F | G>([layerOf(fallback as Policy & Fallback<G>)]);
+  }
+
+  with<G>(policy: Fallback<G> | Pipeline<G>): Pipeline<F | G>;
+  with(policy: Policy): Pipeline<F>;
+  /**
+   * Adds any `Policy` as a layer: one of Breakwater's, a {@link Fallback}, a user's own, or
+   * another pipeline (whose layers are appended in their order).
+   *
+   * @throws TypeError when `policy` is not a Policy
+   * @example
+   * ```ts
+   * const audit: Policy = { name: 'audit', kind: 'audit', async execute(fn, o) { const ctx = toContext(o); log(ctx.attempt); return fn(ctx); } };
+   * decorate().withRetry(retry).with(audit).describe(); // "Retry 'pg' → audit 'audit' → fn"
+   * ```
+   */
+  with(policy: Policy | Fallback<unknown> | Pipeline<unknown>): Pipeline<unknown> {
+    if (policy instanceof Pipeline) return this.#add(policy.#layers);
+    checkPolicy('with', policy);
+    return this.#add([layerOf(policy)]);
+  }
+
+  /**
+   * Runs `fn` through every layer, outermost first. `fn` gets the context of the innermost
+   * layer: the `attempt` a retry set, the `signal` a time limiter set (chained to the caller's).
+   * Never throws synchronously; an already aborted signal rejects with its reason without
+   * calling anything.
+   *
+   * @example
+   * ```ts
+   * const controller = new AbortController();
+   * const result = await pay.execute((ctx) => pg.requestPayment(req, { signal: ctx.signal }), { signal: controller.signal });
+   * ```
+   */
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T | F> {
+    try {
+      if (typeof fn !== 'function') throw new TypeError(`Pipeline '${this.name}': execute(fn) needs a function, got ${describeValue(fn)}`);
+      const ctx = toContext(options);
+      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+      return this.#chain(fn as PolicyFn<unknown>, ctx, NO_ARGS) as Promise<T | F>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * `fn` with the pipeline around it, keeping its parameters after the context:
+   * `wrap((ctx, req: Req) => …)` gives `(req: Req) => Promise<Res>`. The arguments reach `fn`
+   * (on every attempt) and any fallback handler. `options.signal`, if given, is the signal of
+   * every call (a shutdown signal, say).
+   *
+   * @throws TypeError when `fn` is not a function or `options.signal` is not an AbortSignal
+   * @example
+   * ```ts
+   * const requestPayment = pay.wrap((ctx, req: PaymentRequest) => pg.requestPayment(req, { signal: ctx.signal }));
+   * await requestPayment(req); // (req: PaymentRequest) => Promise<Result>
+   * ```
+   */
+  wrap<A extends unknown[], R>(fn: (ctx: CallContext, ...args: A) => R | PromiseLike<R>, options?: ExecuteOptions): (...args: A) => Promise<R | F> {
+    if (typeof fn !== 'function') throw new TypeError(`Pipeline '${this.name}': wrap(fn) needs a function, got ${describeValue(fn)}`);
+    const ctx = toContext(options);
+    const chain = this.#chain;
+    if (chain === terminal) {
+      return (...args: A) => {
+        if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+        try {
+          return Promise.resolve(fn(ctx, ...args));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
+    return (...args: A) => {
+      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+      try {
+        return chain((c) => fn(c, ...args), ctx, args) as Promise<R | F>;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+
+  /**
+   * The layers in order, outermost first, ending with `fn`:
+   * `"Retry 'pg' → CircuitBreaker 'pg' → TimeLimiter 'pg' → fn"`. Breakwater's kinds print as
+   * their class names, any other kind as given; a rate limiter with more than one permit adds
+   * `(n permits)`.
+   *
+   * @example
+   * ```ts
+   * decorate().describe(); // "fn"
+   * decorate().withBulkhead(bulkhead).withRateLimiter(limiter, 3).describe(); // "Bulkhead 'db' → RateLimiter 'pg' (3 permits) → fn"
+   * ```
+   */
+  describe(): string {
+    let text = '';
+    for (const layer of this.#layers) text += `${layer.label} → `;
+    return `${text}fn`;
+  }
+
+  /**
+   * Same as {@link describe}.
+   *
+   * @example
+   * ```ts
+   * console.log(`${pay}`); // "Retry 'pg' → CircuitBreaker 'pg' → fn"
+   * ```
+   */
+  toString(): string {
+    return this.describe();
+  }
+}
+
+/**
+ * Starts a pipeline with no layer (its `execute` just runs the function). Add layers with the
+ * `with…` methods: the first one added is the outermost.
+ *
+ * @param name the pipeline's name, as a `Policy` (default `'pipeline'`)
+ * @example
+ * ```ts
+ * const pay = decorate()
+ *   .withRetry(retry)              // outermost: every attempt goes through what follows
+ *   .withCircuitBreaker(breaker)   // so each attempt is its own breaker call
+ *   .withTimeLimiter(timeLimiter); // innermost: a time-out is a failure the breaker records
+ * const requestPayment = pay.wrap((ctx, req: PaymentRequest) => pg.requestPayment(req, { signal: ctx.signal }));
+ * ```
+ */
+export function decorate(name = 'pipeline'): Pipeline {
+  if (typeof name !== 'string' || name.length === 0) throw new TypeError(`decorate: name must be a non-empty string, got ${describeValue(name)}`);
+  return emptyPipeline(name);
+}
