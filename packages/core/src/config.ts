@@ -160,7 +160,7 @@ export class ConfigReader<C extends object = Record<string, unknown>> {
     const value = this.#config['clock'];
     if (value === undefined) return systemClock;
     const c = value as Partial<Clock>;
-    if (typeof c !== 'object' || typeof c.now !== 'function' || typeof c.setTimeout !== 'function' || typeof c.clearTimeout !== 'function') {
+    if (typeof c !== 'object' || c === null || typeof c.now !== 'function' || typeof c.setTimeout !== 'function' || typeof c.clearTimeout !== 'function') {
       this.fail('clock', 'a Clock (now, setTimeout, clearTimeout)', value, 'type');
     }
     return value as Clock;
