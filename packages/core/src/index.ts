@@ -27,3 +27,4 @@ export {
 export { onAbort, sleep } from './abort.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
+export { LinkedQueue, type Linked } from './linked-queue.js';
