@@ -15,12 +15,27 @@ export interface Observable<M> {
 /** A listener of any event. */
 export type Listener = (event: never) => void;
 
+/** One `on(...)`: unsubscribing clears `active`, so a second call of the returned function does nothing. */
+interface Subscription {
+  readonly listener: Listener;
+  active: boolean;
+}
+
 const reported = new WeakSet<Listener>();
+
+/** What a listener threw, as text; never throws itself (`throw Object.create(null)` has no `toString`). */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
 
 function report(listener: Listener, error: unknown, source: string): void {
   if (reported.has(listener)) return;
   reported.add(listener);
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const detail = describeThrown(error);
   process.emitWarning(`A listener of ${source} threw; the call goes on as if it had not (reported once per listener): ${detail}`, {
     type: 'BreakwaterListenerWarning',
   });
@@ -42,8 +57,11 @@ function report(listener: Listener, error: unknown, source: string): void {
  * ```
  */
 export class EventPublisher<M extends object> implements Observable<M> {
-  readonly #byType = new Map<string, Listener[]>();
-  #any: Listener[] = [];
+  // One array per type, replaced (never mutated) on subscribe and unsubscribe, so an emit in
+  // progress keeps iterating the listeners it started with. Each subscription is its own entry:
+  // the same function subscribed twice is called twice and unsubscribed one at a time.
+  readonly #byType = new Map<string, readonly Subscription[]>();
+  #any: readonly Subscription[] = [];
   /** Number of listeners in all; 0 makes {@link wants} a single comparison. */
   #count = 0;
 
@@ -62,18 +80,17 @@ export class EventPublisher<M extends object> implements Observable<M> {
   /** The untyped `on`, for components that forward their own typed `on` to this publisher. */
   subscribe(type: string, listener: Listener): () => void {
     if (typeof listener !== 'function') throw new TypeError(`${this.source}: on('${type}', listener) needs a function`);
-    // Copy on write: an emit in progress keeps iterating the array it started with.
-    if (type === '*') this.#any = [...this.#any, listener];
-    else this.#byType.set(type, [...(this.#byType.get(type) ?? []), listener]);
+    const subscription: Subscription = { listener, active: true };
+    if (type === '*') this.#any = [...this.#any, subscription];
+    else this.#byType.set(type, [...(this.#byType.get(type) ?? []), subscription]);
     this.#count++;
-    let subscribed = true;
     return () => {
-      if (!subscribed) return;
-      subscribed = false;
+      if (!subscription.active) return;
+      subscription.active = false;
       this.#count--;
-      if (type === '*') this.#any = this.#any.filter((l) => l !== listener);
+      if (type === '*') this.#any = this.#any.filter((s) => s !== subscription);
       else {
-        const rest = (this.#byType.get(type) ?? []).filter((l) => l !== listener);
+        const rest = (this.#byType.get(type) ?? []).filter((s) => s !== subscription);
         if (rest.length === 0) this.#byType.delete(type);
         else this.#byType.set(type, rest);
       }
@@ -85,16 +102,23 @@ export class EventPublisher<M extends object> implements Observable<M> {
     return this.#count !== 0 && (this.#any.length !== 0 || this.#byType.has(type));
   }
 
-  /** Builds `{ type, name, at, ...fields }` and hands it to every listener of `type` and `'*'`. */
+  /**
+   * Builds `{ type, name, at, ...fields }` and hands it to every listener of `type`, then to every
+   * listener of `'*'`, each in the order subscribed. Listeners subscribed or unsubscribed while
+   * it runs take effect from the next emit (like Node's `EventEmitter`).
+   */
   emit<K extends keyof M & string>(type: K, fields: M[K]): void {
     if (!this.wants(type)) return;
     const event = { type, name: this.name, at: this.clock.now(), ...fields } as unknown as never;
+    // Both lists are taken before any listener runs: one subscribed by a listener waits for the next emit.
     const direct = this.#byType.get(type);
-    if (direct !== undefined) for (const l of direct) this.#call(l, event);
-    for (const l of this.#any) this.#call(l, event);
+    const any = this.#any;
+    if (direct !== undefined) for (const s of direct) this.#call(s, event);
+    for (const s of any) this.#call(s, event);
   }
 
-  #call(listener: Listener, event: never): void {
+  #call(subscription: Subscription, event: never): void {
+    const listener = subscription.listener;
     try {
       listener(event);
     } catch (error) {
