@@ -1,1 +1,5 @@
-export {};
+export { TimeLimiter } from './time-limiter.js';
+export { TimeLimiterRegistry } from './registry.js';
+export type { ResolvedTimeLimiterConfig, TimeLimiterConfig } from './config.js';
+export type { TimeLimiterEvents, TimeLimiterMetrics } from './events.js';
+export { TimeoutError } from '@breakwater/core';

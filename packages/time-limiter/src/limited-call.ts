@@ -1,0 +1,155 @@
+import { NEVER_ABORTED, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import type { TimeLimiterEvents } from './events.js';
+
+/** What every call of one limiter shares: its settings, counters and events (one object per limiter). */
+export interface LimiterHost {
+  readonly name: string;
+  readonly timeoutMs: number;
+  readonly cancelRunningFuture: boolean;
+  readonly clock: Clock;
+  readonly events: EventPublisher<TimeLimiterEvents>;
+  successes: number;
+  failures: number;
+  timeouts: number;
+}
+
+const RUNNING = 0;
+const SETTLED = 1;
+const TIMED_OUT = 2;
+const ABORTED = 3;
+type State = typeof RUNNING | typeof SETTLED | typeof TIMED_OUT | typeof ABORTED;
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+/**
+ * One call racing its limiter's clock. The object is also the `ctx` handed to the work: its
+ * `signal` is a getter, so the `AbortController` exists only if the work reads it. The first of
+ * "the work settles", "the timer fires", "the caller aborts" wins; the others are no-ops, a late
+ * result is dropped and a late rejection swallowed (a handler is always attached).
+ */
+export class LimitedCall<T> implements CallContext {
+  readonly attempt: number;
+  readonly promise: Promise<T>;
+  readonly #host: LimiterHost;
+  readonly #outer: AbortSignal;
+  readonly #started: number;
+  #state: State = RUNNING;
+  #controller: AbortController | undefined;
+  /** Why the work's signal aborts, once the call timed out or was aborted. */
+  #reason: unknown;
+  #timer: TimerHandle | undefined;
+  #onAbort: (() => void) | undefined;
+  #resolve!: (value: T) => void;
+  #reject!: (error: unknown) => void;
+
+  constructor(host: LimiterHost, fn: PolicyFn<T>, parent: CallContext) {
+    this.#host = host;
+    this.#outer = parent.signal;
+    this.attempt = parent.attempt;
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#started = host.clock.now();
+    let value: T | PromiseLike<T>;
+    try {
+      value = fn(this);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    if (!isPromiseLike(value)) {
+      this.#succeed(value);
+      return;
+    }
+    const outer = this.#outer;
+    if (outer !== NEVER_ABORTED) {
+      const onAbort = (this.#onAbort = () => this.#abort());
+      if (outer.aborted) onAbort();
+      else outer.addEventListener('abort', onAbort, { once: true });
+    }
+    if (this.#state === RUNNING && host.timeoutMs !== Infinity) {
+      this.#timer = host.clock.setTimeout(() => this.#timeout(), host.timeoutMs);
+    }
+    // Native promises are used as they are; any other thenable is adopted safely first.
+    (value instanceof Promise ? value : Promise.resolve(value)).then(
+      (v) => {
+        if (this.#state === RUNNING) this.#succeed(v);
+      },
+      (error: unknown) => {
+        if (this.#state === RUNNING) this.#fail(error);
+      },
+    );
+  }
+
+  /**
+   * The signal of the work: aborted with the `TimeoutError` on time-out (when
+   * `cancelRunningFuture`) or with the caller's reason when the caller aborts.
+   */
+  get signal(): AbortSignal {
+    if (!this.#host.cancelRunningFuture) return this.#outer;
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = this.#controller = new AbortController();
+      if (this.#state === TIMED_OUT || this.#state === ABORTED) controller.abort(this.#reason);
+    }
+    return controller.signal;
+  }
+
+  #stop(state: State): void {
+    this.#state = state;
+    if (this.#timer !== undefined) {
+      this.#host.clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#onAbort !== undefined) {
+      this.#outer.removeEventListener('abort', this.#onAbort);
+      this.#onAbort = undefined;
+    }
+  }
+
+  #succeed(value: T): void {
+    this.#stop(SETTLED);
+    const host = this.#host;
+    host.successes++;
+    if (host.events.wants('success')) host.events.emit('success', { elapsed: host.clock.now() - this.#started });
+    this.#resolve(value);
+  }
+
+  #fail(error: unknown): void {
+    this.#stop(SETTLED);
+    const host = this.#host;
+    host.failures++;
+    if (host.events.wants('error')) host.events.emit('error', { error, elapsed: host.clock.now() - this.#started });
+    this.#reject(error);
+  }
+
+  #timeout(): void {
+    if (this.#state !== RUNNING) return;
+    this.#timer = undefined;
+    this.#stop(TIMED_OUT);
+    const host = this.#host;
+    const error = new TimeoutError(host.name, host.timeoutMs);
+    this.#reason = error;
+    if (host.cancelRunningFuture) this.#controller?.abort(error);
+    host.timeouts++;
+    if (host.events.wants('timeout')) {
+      host.events.emit('timeout', { elapsed: host.clock.now() - this.#started, timeoutMs: host.timeoutMs });
+    }
+    this.#reject(error);
+  }
+
+  #abort(): void {
+    if (this.#state !== RUNNING) return;
+    this.#stop(ABORTED);
+    const reason: unknown = this.#outer.reason;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const host = this.#host;
+    host.failures++;
+    if (host.events.wants('error')) host.events.emit('error', { error: reason, elapsed: host.clock.now() - this.#started });
+    this.#reject(reason);
+  }
+}
