@@ -31,7 +31,7 @@ describe('CircuitBreaker configuration', () => {
     expect(c.maxWaitDurationInHalfOpenState).toBe(7_200_000);
   });
 
-  it.each([
+  const refused: [Record<string, unknown>, typeof RangeError | typeof TypeError, string][] = [
     [{ failureRateThreshold: 0 }, RangeError, "CircuitBreaker 'pg': failureRateThreshold must be in (0, 100], got 0"],
     [{ failureRateThreshold: 101 }, RangeError, "CircuitBreaker 'pg': failureRateThreshold must be in (0, 100], got 101"],
     [{ failureRateThreshold: '50' }, TypeError, "CircuitBreaker 'pg': failureRateThreshold must be a number, got '50'"],
@@ -56,7 +56,8 @@ describe('CircuitBreaker configuration', () => {
     [{ initialState: 'AJAR' }, TypeError, "initialState must be one of 'CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY', got 'AJAR'"],
     [{ clock: { now: () => 0 } }, TypeError, "CircuitBreaker 'pg': clock must be a Clock (now, setTimeout, clearTimeout), got an object"],
     [{ failureRateTreshold: 50 }, TypeError, "CircuitBreaker 'pg': unknown option 'failureRateTreshold'"],
-  ])('refuses %j', (config, kind, message) => {
+  ];
+  it.each(refused)('refuses %j', (config, kind, message) => {
     expect(build(config)).toThrow(kind);
     expect(build(config)).toThrow(message);
   });
