@@ -1,0 +1,121 @@
+// Test-only fakes: tiny recording policies that honour the Policy contract, so the builder is
+// tested without the real policy packages. Not exported from index.ts.
+import { onAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
+
+/** Calls `fn(ctx)` so that a sync throw is a rejection. */
+export function run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+  try {
+    return Promise.resolve(fn(ctx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** A policy of `kind` that logs `>name` on the way in (with the attempt it got) and `<name` on the way out. */
+export function recorder<K extends string>(kind: K, name: string, log: string[], seen?: CallContext[]): Policy & { readonly kind: K } {
+  return {
+    name,
+    kind,
+    async execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      const ctx = toContext(options);
+      seen?.push(ctx);
+      log.push(`>${name}`);
+      try {
+        return await run(fn, ctx);
+      } finally {
+        log.push(`<${name}`);
+      }
+    },
+  };
+}
+
+/** A retry of kind 'retry': up to `maxAttempts`, no wait, each attempt with `attempt` set (and the caller's signal). */
+export function fakeRetry(name: string, maxAttempts: number, log?: string[]): Policy & { readonly kind: 'retry' } {
+  return {
+    name,
+    kind: 'retry',
+    async execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      const ctx = toContext(options);
+      for (let attempt = 1; ; attempt++) {
+        log?.push(`${name}#${attempt}`);
+        try {
+          return await run(fn, { signal: ctx.signal, attempt });
+        } catch (error) {
+          if (attempt >= maxAttempts) throw error;
+        }
+      }
+    },
+  };
+}
+
+/**
+ * A time limiter of kind 'timeLimiter' on `clock`: hands `fn` a signal of its own (following the
+ * caller's), aborts it with a TimeoutError after `timeoutMs`, and removes every timer and listener
+ * when the call ends.
+ */
+export function fakeTimeLimiter(name: string, clock: Clock, timeoutMs: number): Policy & { readonly kind: 'timeLimiter' } {
+  return {
+    name,
+    kind: 'timeLimiter',
+    execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      const ctx = toContext(options);
+      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+      const controller = new AbortController();
+      return new Promise<T>((resolve, reject) => {
+        const stop = onAbort(ctx.signal, () => {
+          done();
+          controller.abort(ctx.signal.reason);
+          reject(ctx.signal.reason);
+        });
+        const timer = clock.setTimeout(() => {
+          done();
+          const error = new TimeoutError(name, timeoutMs);
+          controller.abort(error);
+          reject(error);
+        }, timeoutMs);
+        function done(): void {
+          stop();
+          clock.clearTimeout(timer);
+        }
+        run(fn, { signal: controller.signal, attempt: ctx.attempt }).then(
+          (value) => {
+            done();
+            resolve(value);
+          },
+          (error: unknown) => {
+            done();
+            reject(error);
+          },
+        );
+      });
+    },
+  };
+}
+
+/** A rate limiter of kind 'rateLimiter' whose `withPermits(n)` logs `name×n` on each call. */
+export function fakeRateLimiter(name: string, log: string[]): Policy & { readonly kind: 'rateLimiter'; withPermits(permits: number): Policy } {
+  const take = (permits: number): Policy => ({
+    name,
+    kind: 'rateLimiter',
+    execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      log.push(`${name}×${permits}`);
+      return run(fn, toContext(options));
+    },
+  });
+  return { ...take(1), kind: 'rateLimiter', withPermits: take };
+}
+
+/** A function that resolves after `ms` on `clock`, honouring `ctx.signal`. */
+export function after<T>(clock: Clock, ms: number, value: T): PolicyFn<T> {
+  return (ctx) =>
+    new Promise<T>((resolve, reject) => {
+      const stop = onAbort(ctx.signal, () => {
+        clock.clearTimeout(timer);
+        reject(ctx.signal.reason);
+      });
+      const timer = clock.setTimeout(() => {
+        stop();
+        resolve(value);
+      }, ms);
+    });
+}
