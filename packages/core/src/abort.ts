@@ -1,9 +1,11 @@
 import type { Clock } from './clock.js';
+import { NEVER_ABORTED } from './policy.js';
 
 /**
- * Waits `ms` on `clock`; rejects at once with `signal.reason` when the signal aborts. The timer
- * and the abort listener are both removed whichever comes first, so a long-lived signal keeps no
- * listener of a wait that has ended.
+ * Waits `ms` on `clock`; rejects at once with `signal.reason` when the signal aborts (at once,
+ * too, when it already has). The timer and the abort listener are both removed whichever comes
+ * first, so a long-lived signal keeps no listener of a wait that has ended. With no signal, or
+ * {@link NEVER_ABORTED}, no listener is added at all.
  *
  * @example
  * ```ts
@@ -11,31 +13,36 @@ import type { Clock } from './clock.js';
  * ```
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void clock.setTimeout(resolve, ms));
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clock.clearTimeout(timer);
-      reject(signal!.reason);
+      reject(signal.reason);
     };
     const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 /**
- * Calls `onAbort` when `signal` aborts; returns the function that stops listening. Does nothing
- * (and allocates nothing) for a signal that can never abort.
+ * Calls `listener` (once) when `signal` aborts; returns the function that stops listening
+ * (idempotent). Does nothing, and allocates nothing, with no signal or {@link NEVER_ABORTED}.
+ * Like `addEventListener`, it does not call `listener` for a signal that has already aborted:
+ * check `signal.aborted` first.
  *
  * @example
  * ```ts
+ * if (ctx.signal.aborted) throw ctx.signal.reason;
  * const stop = onAbort(ctx.signal, () => queue.remove(waiter));
+ * try { await waiter.promise; } finally { stop(); }
  * ```
  */
 export function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
-  if (signal === undefined) return noop;
+  if (signal === undefined || signal === NEVER_ABORTED) return noop;
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
 }

@@ -1,3 +1,5 @@
+import { describeValue } from './config.js';
+
 /**
  * What every layer hands to the function it runs: the signal that aborts the work and the
  * 1-based attempt number (set by a retry; 1 elsewhere).
@@ -57,6 +59,6 @@ export function toContext(options: ExecuteOptions | CallContext | undefined): Ca
   if (typeof (options as CallContext).attempt === 'number' && (options as CallContext).signal !== undefined) return options as CallContext;
   const signal = options.signal;
   if (signal === undefined) return ROOT_CONTEXT;
-  if (!(signal instanceof AbortSignal)) throw new TypeError(`execute: options.signal must be an AbortSignal, got ${typeof signal}`);
+  if (!(signal instanceof AbortSignal)) throw new TypeError(`execute: options.signal must be an AbortSignal, got ${describeValue(signal)}`);
   return { signal, attempt: 1 };
 }
