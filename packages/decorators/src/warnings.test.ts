@@ -1,0 +1,136 @@
+import { TimeoutError, type Policy } from '@breakwater/core';
+import { describe, expect, it } from 'vitest';
+import { decorate, Fallback, type Pipeline } from './index.js';
+import { fakeRateLimiter, fakeRetry, recorder } from './fakes.js';
+
+const retry = fakeRetry('pg', 3);
+const breaker = recorder('circuitBreaker', 'pg', []);
+const timeLimiter = recorder('timeLimiter', 'pg', []);
+const bulkhead = recorder('bulkhead', 'db', []);
+const pool = recorder('poolBulkhead', 'cpu', []);
+const limiter = fakeRateLimiter('api', []);
+
+const codes = (p: Pipeline<unknown>): string[] => p.warnings.map((w) => w.code);
+
+describe('warnings', () => {
+  it('a time limiter outside the breaker: time-outs are not recorded as failures', () => {
+    const p = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker);
+    expect(p.warnings).toEqual([
+      {
+        code: 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+        message:
+          "TimeLimiter 'pg' is outside CircuitBreaker 'pg': a time-out ends the call above the breaker, so the breaker never records it as a failure " +
+          '(it records whatever the abandoned call does later, if anything).',
+        fix: "Call withCircuitBreaker(…) before withTimeLimiter(…), so that the order reads CircuitBreaker 'pg' → TimeLimiter 'pg': each time-out is then a failure the breaker records.",
+      },
+    ]);
+  });
+
+  it('a breaker outside the retry: the retry is invisible to the breaker', () => {
+    const p = decorate().withCircuitBreaker(breaker).withRetry(retry);
+    expect(p.warnings).toEqual([
+      {
+        code: 'CIRCUIT_BREAKER_OUTSIDE_RETRY',
+        message:
+          "CircuitBreaker 'pg' is outside Retry 'pg': the breaker records one outcome per retried operation, so the attempts the retry makes " +
+          'are invisible to it (three failed attempts count as one failure, or as a success if the last one succeeds).',
+        fix: "Call withRetry(…) before withCircuitBreaker(…), so that the order reads Retry 'pg' → CircuitBreaker 'pg': each attempt is then its own breaker call.",
+      },
+    ]);
+  });
+
+  it('a retry inside a bulkhead (semaphore or pool): retries hold the slot', () => {
+    expect(decorate().withBulkhead(bulkhead).withRetry(retry).warnings).toEqual([
+      {
+        code: 'RETRY_INSIDE_BULKHEAD',
+        message:
+          "Retry 'pg' is inside Bulkhead 'db': every attempt and every wait between attempts holds the bulkhead's slot, so a call that " +
+          'retries keeps other calls out while it sleeps.',
+        fix: "Call withRetry(…) before withBulkhead(…), so that the order reads Retry 'pg' → Bulkhead 'db': each attempt then takes and gives back its own slot, and no slot is held between attempts.",
+      },
+    ]);
+    expect(decorate().withBulkhead(pool).withRetry(retry).warnings[0]?.message).toMatch(/^Retry 'pg' is inside PoolBulkhead 'cpu': /);
+  });
+
+  it('a retry inside a rate limiter: one permit for every attempt', () => {
+    expect(decorate().withRateLimiter(limiter).withRetry(retry).warnings).toEqual([
+      {
+        code: 'RETRY_INSIDE_RATE_LIMITER',
+        message:
+          "Retry 'pg' is inside RateLimiter 'api': the whole retried operation spends one permit, so the attempts after the first reach the " +
+          'backend outside the limit (and a RequestNotPermittedError can never be retried).',
+        fix: "Call withRetry(…) before withRateLimiter(…), so that the order reads Retry 'pg' → RateLimiter 'api': each attempt then takes its own permit.",
+      },
+    ]);
+    expect(codes(decorate().withRateLimiter(limiter, 2).withRetry(retry))).toEqual(['RETRY_INSIDE_RATE_LIMITER']);
+  });
+
+  it('a fallback that handles every error, inside a breaker or a retry, hides the failures from it', () => {
+    expect(decorate().withCircuitBreaker(breaker).withFallback(() => 0).warnings).toEqual([
+      {
+        code: 'FALLBACK_INSIDE_CIRCUIT_BREAKER',
+        message:
+          "Fallback 'fallback' is inside CircuitBreaker 'pg' and handles every error: the breaker sees each failure it turns into a value as a success, so it never opens.",
+        fix: "Call withFallback(…) before withCircuitBreaker(…), so that the order reads Fallback 'fallback' → CircuitBreaker 'pg'; or give the fallback an 'on' list of the errors it is meant to absorb.",
+      },
+    ]);
+    expect(decorate().withRetry(retry).with(new Fallback('cache', () => 0)).warnings).toEqual([
+      {
+        code: 'FALLBACK_INSIDE_RETRY',
+        message: "Fallback 'cache' is inside Retry 'pg' and handles every error: the retry never sees a failure, so it never retries.",
+        fix: "Call withFallback(…) before withRetry(…), so that the order reads Fallback 'cache' → Retry 'pg'; or give the fallback an 'on' list of the errors it is meant to absorb.",
+      },
+    ]);
+  });
+
+  it('one warning per offending pair, outermost pair first', () => {
+    const p = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker).withRetry(retry);
+    expect(codes(p)).toEqual(['TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER', 'CIRCUIT_BREAKER_OUTSIDE_RETRY']);
+    const twoBreakers = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(recorder('circuitBreaker', 'a', [])).withCircuitBreaker(recorder('circuitBreaker', 'b', []));
+    expect(twoBreakers.warnings.map((w) => w.message.split(':')[0])).toEqual([
+      "TimeLimiter 'pg' is outside CircuitBreaker 'a'",
+      "TimeLimiter 'pg' is outside CircuitBreaker 'b'",
+    ]);
+    const everything = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker).withBulkhead(bulkhead).withRateLimiter(limiter).withRetry(retry).withFallback(() => 0);
+    expect(codes(everything)).toEqual([
+      'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+      'CIRCUIT_BREAKER_OUTSIDE_RETRY',
+      'FALLBACK_INSIDE_CIRCUIT_BREAKER',
+      'RETRY_INSIDE_BULKHEAD',
+      'RETRY_INSIDE_RATE_LIMITER',
+      'FALLBACK_INSIDE_RETRY',
+    ]);
+  });
+
+  it('the kind decides, however the policy was added (with(), a nested pipeline)', () => {
+    expect(codes(decorate().with(timeLimiter).with(breaker))).toEqual(['TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER']);
+    const inner = decorate().withRetry(retry);
+    expect(codes(decorate().withCircuitBreaker(breaker).with(inner))).toEqual(['CIRCUIT_BREAKER_OUTSIDE_RETRY']);
+  });
+
+  it.each<[string, () => Pipeline<unknown>]>([
+    ['no layer', () => decorate()],
+    ['the SPEC payment order', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
+    ['retry outside a bulkhead and a rate limiter', () => decorate().withRetry(retry).withBulkhead(bulkhead).withRateLimiter(limiter).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
+    ['a catch-all fallback outermost', () => decorate().withFallback(() => 0).withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
+    ['a fallback with `on` inside the breaker and the retry', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withFallback(() => 0, { on: [TimeoutError] })],
+    ['a fallback with a predicate inside the breaker', () => decorate().withCircuitBreaker(breaker).withFallback(() => 0, { on: () => false })],
+    ['a bulkhead inside the breaker, a time limiter inside both', () => decorate().withCircuitBreaker(breaker).withBulkhead(pool).withTimeLimiter(timeLimiter)],
+    ['a time limiter outside a retry with no breaker', () => decorate().withTimeLimiter(timeLimiter).withRetry(retry)],
+    ['a custom kind anywhere', () => decorate().with(recorder('hedge', 'h', [])).withRetry(retry).with(recorder('hedge', 'h2', [])).withCircuitBreaker(breaker)],
+    ['a bulkhead inside the retry', () => decorate().withRetry(retry).withBulkhead(bulkhead)],
+  ])('none for %s', (_name, build) => {
+    expect(build().warnings).toEqual([]);
+  });
+
+  it('a custom policy of kind fallback is not assumed to handle every error', () => {
+    const custom: Policy = recorder('fallback', 'mine', []);
+    expect(codes(decorate().withCircuitBreaker(breaker).with(custom))).toEqual([]);
+  });
+
+  it('are computed once, when the pipeline is built', () => {
+    const p = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker);
+    expect(p.warnings).toBe(p.warnings);
+    expect(Object.isFrozen(p.warnings)).toBe(true);
+  });
+});
