@@ -57,7 +57,15 @@ export interface CircuitBreakerConfig {
   readonly clock?: Clock | undefined;
 }
 
-/** The options, checked and with every default applied: what a breaker runs on. */
+/**
+ * The options, checked and with every default applied: what a breaker runs on.
+ *
+ * @example
+ * ```ts
+ * breaker.config.slowCallDurationThreshold; // 100, from '100ms'
+ * breaker.config.waitInOpenState(2);         // the wait of the second opening
+ * ```
+ */
 export interface ResolvedCircuitBreakerConfig extends WindowSettings {
   readonly slowCallDurationThreshold: number;
   readonly permittedNumberOfCallsInHalfOpenState: number;

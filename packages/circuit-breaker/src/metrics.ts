@@ -3,7 +3,14 @@ import { CountWindow } from './windows/count-window.js';
 import { TimeWindow } from './windows/time-window.js';
 import type { SlidingWindow, WindowTotals } from './windows/window.js';
 
-/** A snapshot of a breaker's metrics: a fresh plain object on every read of `breaker.metrics`. */
+/**
+ * A snapshot of a breaker's metrics: a fresh plain object on every read of `breaker.metrics`.
+ *
+ * @example
+ * ```ts
+ * const { failureRate, slowCallRate, numberOfNotPermittedCalls } = breaker.metrics;
+ * ```
+ */
 export interface CircuitBreakerMetrics {
   /** Percentage of failed calls in the window, in [0, 100]; −1 below the minimum number of calls. */
   readonly failureRate: number;

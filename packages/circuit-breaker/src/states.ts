@@ -1,10 +1,24 @@
 import type { TimerHandle } from '@breakwater/core';
 import type { StateMetrics } from './metrics.js';
 
-/** The six states of a circuit breaker, as in Resilience4j. */
+/**
+ * The six states of a circuit breaker, as in Resilience4j.
+ *
+ * @example
+ * ```ts
+ * const state: CircuitBreakerStateName = breaker.state; // 'CLOSED' | 'OPEN' | …
+ * ```
+ */
 export type CircuitBreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN' | 'DISABLED' | 'FORCED_OPEN' | 'METRICS_ONLY';
 
-/** Every state name, in a fixed order. */
+/**
+ * Every state name, in a fixed order.
+ *
+ * @example
+ * ```ts
+ * for (const s of STATES) gauge.set({ state: s }, breaker.state === s ? 1 : 0);
+ * ```
+ */
 export const STATES: readonly CircuitBreakerStateName[] = ['CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY'];
 
 /**

@@ -2,7 +2,18 @@ import type { Clock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
 
 /**
- * Waits `ms` on `clock`; rejects at once with `signal.reason` when the signal aborts (at once,
+ * A wait someone is awaiting (a retry's back-off, a queue's wait) keeps the process alive, as
+ * any pending sleep would: `systemClock` timers are unref'd, so a script whose only pending work
+ * is `await retry.execute(…)` would otherwise exit in the middle of the back-off. Timers of other
+ * clocks (no `ref` method) are left as they are.
+ */
+function held<H>(timer: H): H {
+  (timer as { ref?: () => void }).ref?.();
+  return timer;
+}
+
+/**
+ * Waits `ms` on `clock` (keeping the process alive meanwhile); rejects at once with `signal.reason` when the signal aborts (at once,
  * too, when it already has). The timer and the abort listener are both removed whichever comes
  * first, so a long-lived signal keeps no listener of a wait that has ended. With no signal, or
  * {@link NEVER_ABORTED}, no listener is added at all.
@@ -13,17 +24,19 @@ import { NEVER_ABORTED } from './policy.js';
  * ```
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void clock.setTimeout(resolve, ms));
+  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void held(clock.setTimeout(resolve, ms)));
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clock.clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = clock.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const timer = held(
+      clock.setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

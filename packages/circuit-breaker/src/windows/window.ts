@@ -3,6 +3,12 @@ import type { Outcome } from '../outcome.js';
 /**
  * The running totals of the calls a sliding window holds. A window keeps them up to date on
  * every record, so reading them is O(1).
+ *
+ * @example
+ * ```ts
+ * const { calls, failed }: WindowTotals = window.at(clock.now());
+ * const failureRate = calls === 0 ? -1 : (failed * 100) / calls;
+ * ```
  */
 export interface WindowTotals {
   /** Calls in the window (`numberOfBufferedCalls`). */
@@ -19,6 +25,12 @@ export interface WindowTotals {
  * A sliding window of call outcomes: a pure data structure, no timers, no promises, no
  * allocation per call. `now` (ms on the breaker's clock) moves a time window forward before it
  * records or is read; a count window ignores it.
+ *
+ * @example
+ * ```ts
+ * const window: SlidingWindow = new TimeWindow(60, clock.now());
+ * window.record(Outcome.ERROR, clock.now());
+ * ```
  */
 export interface SlidingWindow extends WindowTotals {
   /** Records one outcome at `now`. */
