@@ -1,1 +1,6 @@
-export {};
+export { RateLimiter, type RateLimiterPolicy } from './rate-limiter.js';
+export { RateLimiterRegistry } from './registry.js';
+export type { CallOutcome, RateLimiterConfig } from './config.js';
+export type { RateLimiterEvents, RateLimiterMetrics } from './events.js';
+export { initialState, isReserved, nextState, type RateLimiterState } from './state.js';
+export { RequestNotPermittedError } from '@breakwater/core';

@@ -1,0 +1,70 @@
+import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+
+/** What a decorated call ended with, as `drainPermissionsOnResult` sees it. */
+export type CallOutcome = { readonly error: unknown } | { readonly result: unknown };
+
+/**
+ * Options of a {@link RateLimiter}. Durations are ms or strings like `'500ms'`, `'1s'`.
+ *
+ * @example
+ * ```ts
+ * const config: RateLimiterConfig = { limitForPeriod: 10, limitRefreshPeriod: '1s', timeoutDuration: 0 };
+ * ```
+ */
+export interface RateLimiterConfig {
+  /** Permissions per cycle; integer >= 1. Default 50. */
+  readonly limitForPeriod?: number | undefined;
+  /** Length of a cycle; finite, > 0. Default 500 ms. */
+  readonly limitRefreshPeriod?: Duration | undefined;
+  /** Longest a caller may wait for its permits; >= 0 (`Infinity`: no limit). Default 5000 ms. */
+  readonly timeoutDuration?: Duration | undefined;
+  /** Runs after each decorated call; `true` drains the permissions left in the cycle. */
+  readonly drainPermissionsOnResult?: ((outcome: CallOutcome) => boolean) | undefined;
+  /** `false`: `RequestNotPermittedError` carries no stack (cheaper rejections). Default true. */
+  readonly writableStackTraceEnabled?: boolean | undefined;
+  /** Source of time and timers. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
+/** The options once checked, in ms. */
+export interface ResolvedRateLimiterConfig {
+  readonly limitForPeriod: number;
+  readonly limitRefreshPeriod: number;
+  readonly timeoutDuration: number;
+  readonly drainPermissionsOnResult: ((outcome: CallOutcome) => boolean) | undefined;
+  readonly writableStackTraceEnabled: boolean;
+  readonly clock: Clock;
+}
+
+const KEYS = [
+  'limitForPeriod',
+  'limitRefreshPeriod',
+  'timeoutDuration',
+  'drainPermissionsOnResult',
+  'writableStackTraceEnabled',
+  'clock',
+] as const;
+
+/** Checks and resolves a rate limiter's options; throws naming the limiter, option and value. */
+export function readRateLimiterConfig(name: string, config: RateLimiterConfig | undefined): ResolvedRateLimiterConfig {
+  const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, config, KEYS);
+  const limitRefreshPeriod = read.duration('limitRefreshPeriod', 500, { gt: 0 });
+  if (!Number.isFinite(limitRefreshPeriod)) read.fail('limitRefreshPeriod', 'a finite duration > 0', config?.limitRefreshPeriod);
+  return {
+    limitForPeriod: read.number('limitForPeriod', 50, { integer: true, gte: 1 }),
+    limitRefreshPeriod,
+    timeoutDuration: read.duration('timeoutDuration', 5000, { gte: 0 }),
+    drainPermissionsOnResult: read.fn<(outcome: CallOutcome) => boolean>('drainPermissionsOnResult'),
+    writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
+    clock: read.clock(),
+  };
+}
+
+/** Checks a value given at run time (`changeLimitForPeriod`, `changeTimeoutDuration`). */
+export function readChange<K extends 'limitForPeriod' | 'timeoutDuration'>(name: string, key: K, value: unknown): number {
+  const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, { [key]: value }, KEYS);
+  if (value === undefined) read.fail(key, key === 'limitForPeriod' ? 'an integer >= 1' : 'a duration >= 0', value, 'type');
+  return key === 'limitForPeriod'
+    ? read.number('limitForPeriod', 0, { integer: true, gte: 1 })
+    : read.duration('timeoutDuration', 0, { gte: 0 });
+}

@@ -1,0 +1,19 @@
+import { Registry, type RegistryOptions } from '@breakwater/core';
+import type { RateLimiterConfig } from './config.js';
+import { RateLimiter } from './rate-limiter.js';
+
+/**
+ * Named rate limiters sharing configs (get-or-create; see `Registry` in `@breakwater/core`).
+ *
+ * @example
+ * ```ts
+ * const limiters = new RateLimiterRegistry({ defaultConfig: { limitForPeriod: 10 }, configs: { bulk: { limitForPeriod: 2 } } });
+ * const pg = limiters.get('pg');
+ * const exports = limiters.get('exports', 'bulk');
+ * ```
+ */
+export class RateLimiterRegistry extends Registry<RateLimiter, RateLimiterConfig> {
+  constructor(options: RegistryOptions<RateLimiterConfig> = {}) {
+    super('RateLimiterRegistry', (name, config) => new RateLimiter(name, config), options);
+  }
+}
