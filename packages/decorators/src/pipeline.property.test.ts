@@ -1,0 +1,143 @@
+import { toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decorate, Fallback, type Pipeline, type PipelineWarningCode } from './index.js';
+import { run } from './fakes.js';
+
+type Kind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'hedge' | 'fallback' | 'fallbackOn';
+const KINDS: readonly Kind[] = ['retry', 'circuitBreaker', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'hedge', 'fallback', 'fallbackOn'];
+
+/** Adds `policy` through the with-method of its kind (a fallback kind adds a real Fallback instead). */
+function add(p: Pipeline<unknown>, kind: Kind, policy: Policy, i: number): Pipeline<unknown> {
+  switch (kind) {
+    case 'retry':
+      return p.withRetry(policy as Policy & { kind: 'retry' });
+    case 'circuitBreaker':
+      return p.withCircuitBreaker(policy as Policy & { kind: 'circuitBreaker' });
+    case 'timeLimiter':
+      return p.withTimeLimiter(policy as Policy & { kind: 'timeLimiter' });
+    case 'bulkhead':
+    case 'poolBulkhead':
+      return p.withBulkhead(policy as Policy & { kind: 'bulkhead' });
+    case 'rateLimiter':
+      return p.withRateLimiter(policy as Policy & { kind: 'rateLimiter' });
+    case 'fallback':
+      return p.with(new Fallback(`f${i}`, () => 'fallback'));
+    case 'fallbackOn':
+      return p.withFallback(() => 'fallback', { on: [TimeoutError], name: `f${i}` });
+    default:
+      return p.with(policy);
+  }
+}
+
+describe('nesting, for any list of layers', () => {
+  it('each call enters the layers in the order written and leaves them in reverse, even with concurrent calls interleaved', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...KINDS), { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), fc.scheduler(), async (kinds, calls, s) => {
+        const log: Array<readonly [number, string]> = [];
+        const callOf = new WeakMap<AbortSignal, number>();
+        const recording = (kind: string, i: number): Policy => ({
+          name: `l${i}`,
+          kind,
+          async execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+            const ctx = toContext(options);
+            const call = callOf.get(ctx.signal)!;
+            log.push([call, `>${i}`]);
+            await s.schedule(Promise.resolve(), `enter ${i} of call ${call}`);
+            try {
+              return await run(fn, ctx);
+            } finally {
+              log.push([call, `<${i}`]);
+            }
+          },
+        });
+        let pipeline: Pipeline<unknown> = decorate();
+        const recorded: number[] = [];
+        kinds.forEach((kind, i) => {
+          pipeline = add(pipeline, kind, recording(kind, i), i);
+          if (kind !== 'fallback' && kind !== 'fallbackOn') recorded.push(i);
+        });
+        const results = Array.from({ length: calls }, (_, call) => {
+          const controller = new AbortController();
+          callOf.set(controller.signal, call);
+          return pipeline.execute(
+            async (ctx) => {
+              log.push([callOf.get(ctx.signal)!, 'fn']);
+              await s.schedule(Promise.resolve(), `fn of call ${call}`);
+              return call;
+            },
+            { signal: controller.signal },
+          );
+        });
+        await s.waitAll();
+        await expect(Promise.all(results)).resolves.toEqual(Array.from({ length: calls }, (_, c) => c));
+        const expected = [...recorded.map((i) => `>${i}`), 'fn', ...[...recorded].reverse().map((i) => `<${i}`)];
+        for (let call = 0; call < calls; call++) {
+          expect(log.filter(([c]) => c === call).map(([, e]) => e)).toEqual(expected);
+        }
+        expect(pipeline.describe().split(' → ')).toHaveLength(kinds.length + 1);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('warnings, for any list of layers', () => {
+  // The model: which kinds must come before (outside) which, and the code of each broken rule.
+  const MUST_PRECEDE: ReadonlyArray<readonly [outer: Kind, inner: Kind, code: PipelineWarningCode]> = [
+    ['circuitBreaker', 'timeLimiter', 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER'],
+    ['retry', 'circuitBreaker', 'CIRCUIT_BREAKER_OUTSIDE_RETRY'],
+    ['retry', 'bulkhead', 'RETRY_INSIDE_BULKHEAD'],
+    ['retry', 'poolBulkhead', 'RETRY_INSIDE_BULKHEAD'],
+    ['retry', 'rateLimiter', 'RETRY_INSIDE_RATE_LIMITER'],
+    ['fallback', 'circuitBreaker', 'FALLBACK_INSIDE_CIRCUIT_BREAKER'],
+    ['fallback', 'retry', 'FALLBACK_INSIDE_RETRY'],
+  ];
+  const build = (kinds: readonly Kind[]): Pipeline<unknown> =>
+    kinds.reduce<Pipeline<unknown>>(
+      (p, kind, i) => add(p, kind, { name: `l${i}`, kind, execute: (fn, o) => run(fn, toContext(o)) } as Policy, i),
+      decorate(),
+    );
+  const RANK: Readonly<Record<Kind, number>> = {
+    fallback: 0,
+    retry: 1,
+    bulkhead: 2,
+    poolBulkhead: 2,
+    rateLimiter: 2,
+    circuitBreaker: 3,
+    timeLimiter: 4,
+    hedge: 2,
+    fallbackOn: 3,
+  };
+
+  it('one warning for each pair written against a must-precede rule', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...KINDS), { maxLength: 10 }), (kinds) => {
+        const expected: PipelineWarningCode[] = [];
+        for (let o = 0; o < kinds.length; o++) {
+          for (let i = o + 1; i < kinds.length; i++) {
+            for (const [mustBeOuter, mustBeInner, code] of MUST_PRECEDE) {
+              if (kinds[i] === mustBeOuter && kinds[o] === mustBeInner) expected.push(code);
+            }
+          }
+        }
+        expect(
+          build(kinds)
+            .warnings.map((w) => w.code)
+            .sort(),
+        ).toEqual(expected.sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the recommended order (fallback → retry → bulkhead / rate limiter → breaker → time limiter) has none', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...KINDS), { maxLength: 10 }), (kinds) => {
+        const sorted = [...kinds].sort((a, b) => RANK[a] - RANK[b]);
+        expect(build(sorted).warnings).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
