@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { ConfigReader, describeValue } from './config.js';
 import type { Duration } from './duration.js';
 import { EventPublisher, type AnyEventOf, type EventOf, type Observable } from './events.js';
@@ -6,17 +6,17 @@ import { EventPublisher, type AnyEventOf, type EventOf, type Observable } from '
 /** Options of every registry (`CircuitBreakerRegistry`, `RetryRegistry`, …). */
 export interface RegistryOptions<C> {
   /** The config of instances created without one; every named config is laid over it. */
-  readonly defaultConfig?: C;
+  readonly defaultConfig?: C | undefined;
   /** Named configs, for `get(name, 'configName')`. `'default'` is {@link defaultConfig}. */
-  readonly configs?: Readonly<Record<string, C>>;
+  readonly configs?: Readonly<Record<string, C>> | undefined;
   /** Tags of the registry (for metrics exporters). */
-  readonly tags?: Readonly<Record<string, string>>;
+  readonly tags?: Readonly<Record<string, string>> | undefined;
   /** At most this many instances; the least recently used is evicted beyond it. */
-  readonly maxSize?: number;
+  readonly maxSize?: number | undefined;
   /** An instance not used (`get`/`find`) for this long is evicted. */
-  readonly expireAfterAccess?: Duration;
+  readonly expireAfterAccess?: Duration | undefined;
   /** The clock of `expireAfterAccess` (default: `defaultConfig.clock`, else the system clock). */
-  readonly clock?: Clock;
+  readonly clock?: Clock | undefined;
 }
 
 /** Events of a registry: an instance was added, removed (by hand or evicted) or replaced. */
@@ -75,14 +75,19 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     this.#maxSize = read.number('maxSize', Infinity, { gte: 1 });
     if (this.#maxSize !== Infinity && !Number.isInteger(this.#maxSize)) read.fail('maxSize', 'an integer >= 1', this.#maxSize);
     this.#expireAfterAccess = read.duration('expireAfterAccess', Infinity, { gt: 0 });
-    const defaultConfig = (options.defaultConfig ?? {}) as C;
-    this.#clock = options.clock ?? (defaultConfig as { clock?: Clock }).clock ?? read.clock();
+    const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const given = read.instance<C>('defaultConfig', 'a config object', isObject);
+    const named = read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isObject(v) && Object.values(v).every(isObject)) ?? {};
+    const tags = read.instance<Record<string, string>>('tags', 'an object of strings', (v) => isObject(v) && Object.values(v).every((t) => typeof t === 'string'));
+    // `configs.default` (Spring's `configs.default`) is laid over `defaultConfig`, and every
+    // other named config over the result, whatever the order of the keys.
+    const defaultConfig = { ...given, ...named[DEFAULT] } as C;
     this.#configs.set(DEFAULT, defaultConfig);
-    for (const [name, config] of Object.entries(options.configs ?? {})) {
-      if (name === DEFAULT) this.#configs.set(DEFAULT, { ...defaultConfig, ...config });
-      else this.#configs.set(name, { ...defaultConfig, ...config });
+    for (const [name, config] of Object.entries(named)) {
+      if (name !== DEFAULT) this.#configs.set(name, { ...defaultConfig, ...config });
     }
-    this.tags = Object.freeze({ ...options.tags });
+    this.#clock = read.has('clock') ? read.clock() : ((defaultConfig as { clock?: Clock }).clock ?? systemClock);
+    this.tags = Object.freeze({ ...tags });
     this.#events = new EventPublisher(kind, this.#clock, kind);
   }
 
@@ -112,27 +117,31 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     this.#expire();
     const entry = this.#entries.get(name);
     if (entry === undefined) return undefined;
-    entry.lastAccess = this.#clock.now();
-    this.#entries.delete(name);
-    this.#entries.set(name, entry);
+    this.#touch(name, entry);
     return entry.instance;
   }
 
-  /** Removes and returns the instance named `name`. */
+  /** Removes and returns the instance named `name` (`undefined` when there is none, or it has expired). */
   remove(name: string): I | undefined {
+    this.#expire();
     return this.#drop(name, 'removed');
   }
 
-  /** Puts `instance` in the place of the one named `name` (only if that name exists); returns the old one. */
+  /**
+   * Puts `instance` in the place of the one named `name`, only if that name exists (and has
+   * not expired); returns the old one, else `undefined` and nothing changes. Counts as a use.
+   * `instance.name` must be `name`.
+   */
   replace(name: string, instance: I): I | undefined {
+    if (instance?.name !== name) {
+      throw new TypeError(`${this.kind}: replace('${name}', …) needs an instance named '${name}', got ${describeValue(instance?.name)}`);
+    }
+    this.#expire();
     const entry = this.#entries.get(name);
     if (entry === undefined) return undefined;
-    if (instance.name !== name) {
-      throw new TypeError(`${this.kind}: replace('${name}', …) needs an instance named '${name}', got ${describeValue(instance.name)}`);
-    }
     const old = entry.instance;
     entry.instance = instance;
-    entry.lastAccess = this.#clock.now();
+    this.#touch(name, entry);
     this.#events.emit('replaced', { old, instance });
     return old;
   }
@@ -181,6 +190,13 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
       return named;
     }
     return { ...this.defaultConfig, ...config };
+  }
+
+  /** Marks a use: the entry moves to the back of the map, whose order is access order. */
+  #touch(name: string, entry: Entry<I>): void {
+    entry.lastAccess = this.#clock.now();
+    this.#entries.delete(name);
+    this.#entries.set(name, entry);
   }
 
   #drop(name: string, reason: 'removed' | 'evicted' | 'expired'): I | undefined {
