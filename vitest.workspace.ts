@@ -12,10 +12,14 @@ const dirs = ['packages', 'examples', 'bench'].flatMap((top) =>
     : [],
 );
 
+// CI sets BREAKWATER_JSON_REPORT to a file: the JSON report it reads the pass/fail counts from.
+const jsonReport = process.env['BREAKWATER_JSON_REPORT'];
+
 export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
+    reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     projects: dirs.map((root) => ({
       extends: true,
       test: { name: root.replace(/^packages\//, ''), root, include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
