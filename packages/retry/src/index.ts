@@ -1,1 +1,12 @@
-export {};
+export { Retry } from './retry.js';
+export { RetryRegistry } from './registry.js';
+export { RetryBudget, type RetryBudgetConfig, type RetryBudgetMetrics } from './retry-budget.js';
+export {
+  IntervalFunction,
+  type IntervalBiFunction,
+  type IntervalState,
+  type RetryOutcome,
+} from './interval-function.js';
+export type { ResolvedRetryConfig, RetryConfig } from './config.js';
+export type { RetryEvents, RetryMetrics } from './events.js';
+export { MaxRetriesExceededError } from '@breakwater/core';

@@ -1,0 +1,192 @@
+import { MaxRetriesExceededError, NEVER_ABORTED, sleep, withoutStack, type PolicyFn } from '@breakwater/core';
+import { AttemptFailed, type RetryHost, type Run } from './host.js';
+import { runAttempt } from './attempt.js';
+import type { IntervalState } from './interval-function.js';
+
+/** How a retried call ends, once known. */
+type Verdict =
+  /** The error is not to be retried. */
+  | 'ignored'
+  /** The last attempt failed and is still to be retried. */
+  | 'exhausted'
+  /** The budget refused the retry: ends like 'exhausted', at this attempt. */
+  | 'refused'
+  /** The caller's signal aborted. */
+  | 'aborted'
+  /** A predicate, consumer or interval function threw (or returned a bad wait). */
+  | 'crashed';
+
+class WaitState implements IntervalState {
+  previousWaitMs = 0;
+  constructor(readonly random: () => number) {}
+}
+
+/**
+ * One call from its first failed attempt on: the outcome of the latest attempt, the decision
+ * after it (the Resilience4j rules) and the wait on the injected clock. p-retry runs the loop of
+ * the attempts after the first ({@link input} is its input function) and asks {@link next} —
+ * through its `shouldRetry` — whether to go on; every end of the call goes through
+ * {@link settle}, which does the accounting and gives the caller the outcome as it was thrown
+ * or resolved.
+ */
+export class RetryRun<T> implements Run {
+  /** What p-retry sees as the error of every failed attempt of this call. */
+  readonly carrier: AttemptFailed;
+  readonly #host: RetryHost;
+  readonly #fn: PolicyFn<T>;
+  readonly #signal: AbortSignal;
+  readonly #waits: WaitState;
+  #attempts = 1;
+  #failedWithError: boolean;
+  /** The error thrown, or the value to retry, by the latest attempt. */
+  #outcome: unknown;
+  #verdict: Verdict | undefined;
+  #crash: unknown;
+
+  constructor(host: RetryHost, fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown) {
+    this.#host = host;
+    this.#fn = fn;
+    this.#signal = signal;
+    this.#failedWithError = failedWithError;
+    this.#outcome = outcome;
+    this.#waits = new WaitState(host.config.random);
+    this.carrier = withoutStack(() => new AttemptFailed(this));
+    if (signal.aborted) this.#verdict = 'aborted';
+  }
+
+  /** p-retry's input: runs attempt `n + 1` (p-retry's first attempt is our second). */
+  readonly input = async (n: number): Promise<T> => {
+    const attempt = n + 1;
+    const signal = this.#signal;
+    if (signal.aborted) {
+      this.#verdict = 'aborted';
+      throw this.carrier;
+    }
+    this.#attempts = attempt;
+    let value: T;
+    try {
+      value = await runAttempt(this.#fn, { signal, attempt });
+    } catch (error) {
+      this.#failedWithError = true;
+      this.#outcome = error;
+      if (signal.aborted) this.#verdict = 'aborted';
+      throw this.carrier;
+    }
+    const retryOnResult = this.#host.config.retryOnResult;
+    if (retryOnResult !== undefined) {
+      let again: boolean;
+      try {
+        again = retryOnResult(value);
+      } catch (error) {
+        this.#crashed(error);
+        throw this.carrier;
+      }
+      if (again) {
+        this.#failedWithError = false;
+        this.#outcome = value;
+        throw this.carrier;
+      }
+    }
+    this.#host.succeeded(attempt);
+    return value;
+  };
+
+  /**
+   * After a failed attempt: `true` once the wait before the next attempt is over, `false` when
+   * the call ends here (the verdict is then set). Never rejects.
+   */
+  async next(): Promise<boolean> {
+    if (this.#verdict !== undefined) return false;
+    const host = this.#host;
+    const config = host.config;
+    const attempt = this.#attempts;
+    const signal = this.#signal;
+    try {
+      const verdict = this.#judge();
+      if (verdict !== undefined) {
+        this.#verdict = verdict;
+        return false;
+      }
+      if (config.budget !== undefined && !config.budget.tryRetry()) {
+        this.#verdict = 'refused';
+        return false;
+      }
+      const failedWithError = this.#failedWithError;
+      const outcome = this.#outcome;
+      if (!failedWithError) config.consumeResultBeforeRetryAttempt?.(attempt, outcome);
+      const waitMs = host.waitAfter(attempt, failedWithError, outcome, this.#waits);
+      if (host.events.wants('retry')) {
+        host.events.emit('retry', failedWithError ? { attempt, error: outcome, waitMs } : { attempt, result: outcome, waitMs });
+      }
+      if (waitMs > 0) await sleep(config.clock, waitMs, signal === NEVER_ABORTED ? undefined : signal);
+      this.#waits.previousWaitMs = waitMs;
+    } catch (error) {
+      if (signal.aborted) this.#verdict = 'aborted';
+      else this.#crashed(error);
+      return false;
+    }
+    if (signal.aborted) {
+      this.#verdict = 'aborted';
+      return false;
+    }
+    return true;
+  }
+
+  /** Ends the call: counts it once, publishes its last event, and returns or throws its outcome. */
+  settle(): T {
+    let verdict = this.#verdict;
+    if (verdict === undefined) {
+      // p-retry stopped on its own: the last attempt failed; judge it as the last one.
+      try {
+        verdict = this.#judge() ?? 'exhausted';
+      } catch (error) {
+        this.#crashed(error);
+        verdict = 'crashed';
+      }
+    }
+    const host = this.#host;
+    const attempts = this.#attempts;
+    switch (verdict) {
+      case 'aborted': {
+        const reason: unknown = this.#signal.reason;
+        host.failed(attempts, reason);
+        throw reason;
+      }
+      case 'crashed':
+        host.failed(attempts, this.#crash);
+        throw this.#crash;
+      case 'ignored':
+        host.ignored(attempts, this.#outcome);
+        throw this.#outcome;
+      case 'exhausted':
+      case 'refused':
+        if (this.#failedWithError) {
+          host.failed(attempts, this.#outcome);
+          throw this.#outcome;
+        }
+        if (host.config.failAfterMaxAttempts) {
+          const error = new MaxRetriesExceededError(host.name, attempts, this.#outcome);
+          host.failed(attempts, error);
+          throw error;
+        }
+        host.failedWithResult(attempts, this.#outcome);
+        return this.#outcome as T;
+    }
+  }
+
+  /**
+   * The Resilience4j rules after the failed attempt `#attempts`: an error not to be retried is
+   * 'ignored', anything at the last attempt is 'exhausted'; `undefined` means retry. (A value
+   * got here only because `retryOnResult` asked to retry it.)
+   */
+  #judge(): Verdict | undefined {
+    if (this.#failedWithError && !this.#host.config.isRetryable(this.#outcome)) return 'ignored';
+    if (this.#attempts >= this.#host.config.maxAttempts) return 'exhausted';
+    return undefined;
+  }
+
+  #crashed(error: unknown): void {
+    this.#verdict = 'crashed';
+    this.#crash = error;
+  }
+}

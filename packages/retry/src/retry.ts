@@ -1,0 +1,155 @@
+import {
+  toContext,
+  type AnyEventOf,
+  type CallContext,
+  type EventOf,
+  type ExecuteOptions,
+  type Listener,
+  type Observable,
+  type Policy,
+  type PolicyFn,
+} from '@breakwater/core';
+import pRetry from 'p-retry';
+import { runAttempt } from './attempt.js';
+import { resolveConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
+import type { RetryEvents, RetryMetrics } from './events.js';
+import { RetryHost } from './host.js';
+import { RetryRun } from './retry-run.js';
+
+/**
+ * Retries a call with Resilience4j's semantics: `maxAttempts` counts the first call, a wait
+ * from `waitDuration` or an interval function after each failed attempt (on the injected
+ * clock), errors chosen by class or predicate (`ignoreExceptions` wins), values retried by
+ * `retryOnResult`, and an optional {@link RetryBudget} shared with other retries. p-retry runs
+ * the loop of attempts once a first attempt has failed; its own rules (no retry of TypeErrors,
+ * non-errors wrapped, real timers) do not apply. An exhausted call rethrows its last error as
+ * it was thrown. A caller's abort ends the call at once with the signal's reason, waiting or
+ * not, and no attempt starts after it.
+ *
+ * @example
+ * ```ts
+ * const retry = new Retry('pg', { maxAttempts: 4, intervalFunction: IntervalFunction.ofExponentialBackoff(200, 2) });
+ * retry.on('retry', (e) => log(`attempt ${e.attempt} failed; next in ${e.waitMs} ms`));
+ * const receipt = await retry.execute((ctx) => pg.requestPayment(req, { signal: ctx.signal, attempt: ctx.attempt }));
+ * ```
+ */
+export class Retry implements Policy, Observable<RetryEvents> {
+  readonly kind = 'retry' as const;
+  /** The options as resolved at construction (defaults applied, durations in ms). */
+  readonly config: ResolvedRetryConfig;
+  readonly #host: RetryHost;
+
+  /**
+   * Same as `new Retry(name, config)`.
+   *
+   * @example
+   * ```ts
+   * const retry = Retry.of('pg', { maxAttempts: 5 });
+   * ```
+   */
+  static of(name: string, config?: RetryConfig): Retry {
+    return new Retry(name, config);
+  }
+
+  constructor(
+    readonly name: string,
+    config?: RetryConfig,
+  ) {
+    this.config = resolveConfig(name, config);
+    this.#host = new RetryHost(name, this.config);
+  }
+
+  /**
+   * A fresh snapshot of the counters; each call is counted once, when it ends.
+   *
+   * @example
+   * ```ts
+   * const { numberOfFailedCallsWithRetryAttempt } = retry.metrics;
+   * ```
+   */
+  get metrics(): RetryMetrics {
+    return this.#host.metrics;
+  }
+
+  /**
+   * Subscribes to `retry`, `success`, `error`, `ignoredError`, or `'*'` for all; returns the
+   * unsubscribe.
+   *
+   * @example
+   * ```ts
+   * const off = retry.on('retry', (e) => log(`retrying ${e.name} in ${e.waitMs} ms`));
+   * off();
+   * ```
+   */
+  on<K extends keyof RetryEvents & string>(type: K, listener: (event: EventOf<RetryEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<RetryEvents>) => void): () => void;
+  on(type: string, listener: Listener): () => void {
+    return this.#host.events.subscribe(type, listener);
+  }
+
+  /**
+   * Runs `fn`, and again after a wait while the outcome is to be retried. `fn` gets a context
+   * with the caller's signal and `attempt`, the 1-based number of this attempt. Never throws
+   * synchronously; a sync throw is retried like a rejection.
+   *
+   * @example
+   * ```ts
+   * await retry.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal: request.signal });
+   * ```
+   */
+  async execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    const parent = toContext(options);
+    const signal = parent.signal;
+    if (signal.aborted) throw signal.reason;
+    const host = this.#host;
+    const config = host.config;
+    config.budget?.recordCall();
+    // The success path: one attempt, no p-retry (it normalises its options on every call).
+    let value: T;
+    try {
+      value = await runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
+    } catch (error) {
+      return this.#retry(fn, signal, true, error);
+    }
+    const retryOnResult = config.retryOnResult;
+    if (retryOnResult !== undefined) {
+      let again: boolean;
+      try {
+        again = retryOnResult(value);
+      } catch (error) {
+        host.failed(1, error);
+        throw error;
+      }
+      if (again) return this.#retry(fn, signal, false, value);
+    }
+    host.succeeded(1);
+    return value;
+  }
+
+  /**
+   * Wraps `fn` so that every call goes through {@link execute}.
+   *
+   * @example
+   * ```ts
+   * const getUser = retry.decorate((id: string) => db.users.find(id));
+   * await getUser('42');
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args) => this.execute(() => fn(...args));
+  }
+
+  /** The first attempt failed (or gave a value to retry): decide, wait, and let p-retry run the rest. */
+  async #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): Promise<T> {
+    const host = this.#host;
+    const run = new RetryRun<T>(host, fn, signal, failedWithError, outcome);
+    if (await run.next()) {
+      try {
+        return await pRetry(run.input, host.pRetryOptions);
+      } catch (error) {
+        if (error !== run.carrier) throw error;
+      }
+    }
+    return run.settle();
+  }
+}
