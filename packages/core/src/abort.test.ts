@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onAbort, sleep } from './abort.js';
+import { systemClock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -99,6 +100,21 @@ describe('sleep', () => {
     expect(listeners(NEVER_ABORTED)).toBe(0);
     await clock.advance(5);
     expect(wait.settled).toBe(true);
+  });
+
+  it('refs the system timer it awaits (an awaited back-off keeps the process alive), and clears it on abort', async () => {
+    const setTimeoutSpy = vi.spyOn(systemClock, 'setTimeout');
+    try {
+      const controller = new AbortController();
+      const wait = sleep(systemClock, 60_000, controller.signal);
+      const handle = setTimeoutSpy.mock.results[0]!.value as ReturnType<typeof setTimeout>;
+      expect(handle.hasRef()).toBe(true);
+      controller.abort('done');
+      await expect(wait).rejects.toBe('done');
+      expect(listeners(controller.signal)).toBe(0);
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
   });
 
   it('a wait of 0 (or less) ends at the next advance', async () => {

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from './clock.js';
 
+interface Refable {
+  ref(): Refable;
+  unref(): Refable;
+  hasRef(): boolean;
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -27,6 +33,23 @@ describe('systemClock', () => {
       expect(handle.hasRef()).toBe(false);
       systemClock.clearTimeout(handle);
     }
+  });
+
+  it('a long timer can be ref’d and unref’d like a Node Timeout, slice after slice', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let fired = 0;
+    const t = systemClock.setTimeout(() => fired++, 2 ** 31 + 10) as unknown as Refable;
+    expect(t.ref()).toBe(t);
+    expect(t.hasRef()).toBe(true);
+    vi.advanceTimersByTime(2 ** 31 - 1);
+    expect(t.hasRef()).toBe(true);
+    expect(t.unref()).toBe(t);
+    expect(t.hasRef()).toBe(false);
+    vi.advanceTimersByTime(11);
+    expect(fired).toBe(1);
+    expect(t.ref().hasRef()).toBe(false);
+    const never = systemClock.setTimeout(() => {}, Infinity) as unknown as Refable;
+    expect(never.ref().hasRef()).toBe(false);
   });
 
   it('fires after ms and not before; clearTimeout cancels (on Node’s fake timers)', () => {

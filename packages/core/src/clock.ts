@@ -24,10 +24,12 @@ const MAX_NODE_DELAY = 2 ** 31 - 1;
 
 /**
  * A timer longer than Node allows: armed in slices of at most {@link MAX_NODE_DELAY}, or never
- * for `Infinity`. Unref'd like every system timer.
+ * for `Infinity`. Unref'd like every system timer; `ref()` / `unref()` / `hasRef()` behave like
+ * a Node `Timeout`'s (`sleep` refs the timer it awaits).
  */
 class LongTimeout {
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #ref = false;
 
   constructor(fn: () => void, ms: number) {
     if (ms !== Infinity) this.#arm(fn, ms);
@@ -42,12 +44,24 @@ class LongTimeout {
         fn();
       }
     }, slice);
-    this.#timer.unref();
+    if (!this.#ref) this.#timer.unref();
   }
 
-  /** Like a Node `Timeout`'s: a system timer never keeps the process alive. */
+  /** Whether the timer keeps the process alive (never for `Infinity`: there is no timer). */
   hasRef(): boolean {
-    return false;
+    return this.#ref && this.#timer !== undefined;
+  }
+
+  ref(): this {
+    this.#ref = true;
+    this.#timer?.ref();
+    return this;
+  }
+
+  unref(): this {
+    this.#ref = false;
+    this.#timer?.unref();
+    return this;
   }
 
   clear(): void {
