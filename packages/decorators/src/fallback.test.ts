@@ -179,6 +179,8 @@ describe('Fallback policy', () => {
     expect(() => (call = f.execute(fail(new Error('x'))))).not.toThrow();
     await expect(call).resolves.toBe('handled');
     await expect(f.execute(() => 1, { signal: 'bad' as never })).rejects.toBeInstanceOf(TypeError);
+    // a programming error is not a failure to fall back from
+    await expect(f.execute(undefined as never)).rejects.toThrow(new TypeError("Fallback 'f': execute(fn) needs a function, got undefined"));
   });
 
   it('decorate(fn) keeps the parameters and hands them to the handler', async () => {

@@ -186,6 +186,7 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T | G> {
     let ctx: CallContext;
     try {
+      if (typeof fn !== 'function') throw new TypeError(`Fallback '${this.name}': execute(fn) needs a function, got ${typeof fn}`);
       ctx = toContext(options);
     } catch (error) {
       return Promise.reject(error);
@@ -207,8 +208,6 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     return (...args: A) => this.#run(terminal, () => fn(...args), ROOT_CONTEXT, args) as Promise<R | G>;
   }
 
-  on<K extends keyof FallbackEvents & string>(type: K, listener: (event: EventOf<FallbackEvents, K>) => void): () => void;
-  on(type: '*', listener: (event: AnyEventOf<FallbackEvents>) => void): () => void;
   /**
    * Subscribes to `fallback` / `ignoredError` events (or `'*'`); returns the unsubscribe.
    *
@@ -218,6 +217,8 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
    * off();
    * ```
    */
+  on<K extends keyof FallbackEvents & string>(type: K, listener: (event: EventOf<FallbackEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<FallbackEvents>) => void): () => void;
   on(type: string, listener: (event: never) => void): () => void {
     return this.#events.subscribe(type, listener);
   }

@@ -236,8 +236,6 @@ export class Pipeline<F = never> {
     return this.#add<F | G>([layerOf(fallback as Policy & Fallback<G>)]);
   }
 
-  with<G>(policy: Fallback<G> | Pipeline<G>): Pipeline<F | G>;
-  with(policy: Policy): Pipeline<F>;
   /**
    * Adds any `Policy` as a layer: one of Breakwater's, a {@link Fallback}, a user's own, or
    * another pipeline (whose layers are appended in their order).
@@ -249,6 +247,8 @@ export class Pipeline<F = never> {
    * decorate().withRetry(retry).with(audit).describe(); // "Retry 'pg' → audit 'audit' → fn"
    * ```
    */
+  with<G>(policy: Fallback<G> | Pipeline<G>): Pipeline<F | G>;
+  with(policy: Policy): Pipeline<F>;
   with(policy: Policy | Fallback<unknown> | Pipeline<unknown>): Pipeline<unknown> {
     if (policy instanceof Pipeline) return this.#add(policy.#layers);
     checkPolicy('with', policy);
