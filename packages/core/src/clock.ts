@@ -1,9 +1,19 @@
-/** An opaque handle returned by {@link Clock.setTimeout}. */
+/**
+ * An opaque handle returned by {@link Clock.setTimeout}; only the clock that made it reads it.
+ *
+ * @example
+ * ```ts
+ * const handle: TimerHandle = clock.setTimeout(onTimeout, 600);
+ * clock.clearTimeout(handle);
+ * ```
+ */
 export type TimerHandle = { readonly __timer: unique symbol } | object;
 
 /**
  * The source of time for every Breakwater component: readings in milliseconds (monotonic)
  * and timers. Inject {@link VirtualClock} in tests; production uses {@link systemClock}.
+ * A clock of your own needs only these three methods; `clearTimeout` must ignore a handle
+ * that already fired or was cleared.
  *
  * @example
  * ```ts

@@ -1,7 +1,17 @@
 import { systemClock, type Clock } from './clock.js';
 import { parseDuration } from './duration.js';
 
-/** A numeric range an option must lie in; rendered in error messages as `in (0, 100]`, `>= 1`, … */
+/**
+ * A numeric range an option must lie in; rendered in error messages as `in (0, 100]`, `>= 1`,
+ * `an integer in [1, 10]`, … `Infinity` passes a range with no upper bound unless `integer`.
+ *
+ * @example
+ * ```ts
+ * const percent: Range = { gt: 0, lte: 100 };      // (0, 100]
+ * const count: Range = { integer: true, gte: 1 };  // an integer >= 1
+ * read.number('failureRateThreshold', 50, percent);
+ * ```
+ */
 export interface Range {
   /** Exclusive lower bound. */
   readonly gt?: number;
@@ -13,7 +23,18 @@ export interface Range {
   readonly integer?: boolean;
 }
 
-/** Renders a value for an error message: strings quoted, functions and objects by kind. */
+/**
+ * Renders a value for an error message: strings quoted, functions and objects by kind (an
+ * object's content is never printed: it could hold a secret).
+ *
+ * @example
+ * ```ts
+ * describeValue('10x'); // "'10x'"
+ * describeValue(0);     // '0'
+ * describeValue({});    // 'an object'
+ * describeValue([]);    // 'an array'
+ * ```
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`;
   if (typeof value === 'function') return `a function`;

@@ -12,7 +12,18 @@ export class BreakwaterError extends Error {
   override name = 'BreakwaterError';
 }
 
-/** Builds an error without capturing a stack (cheap rejections on a hot path). */
+/**
+ * Builds an error without capturing a stack (cheap rejections on a hot path): `Error.stackTraceLimit`
+ * is 0 while `build` runs and restored afterwards, even if it throws. The error's `stack` is then
+ * its header alone (`CallNotPermittedError: CircuitBreaker 'pg' is OPEN …`).
+ *
+ * @example
+ * ```ts
+ * const rejection = writableStackTrace
+ *   ? new CallNotPermittedError(name, 'OPEN')
+ *   : withoutStack(() => new CallNotPermittedError(name, 'OPEN'));
+ * ```
+ */
 export function withoutStack<E extends Error>(build: () => E): E {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;

@@ -1,18 +1,54 @@
 import type { Clock } from './clock.js';
 
-/** An event of type `K` from a component whose events are described by the map `M`. */
+/**
+ * An event of type `K` from a component whose events are described by the map `M`:
+ * `{ type, name, at, ...M[K] }`, read-only.
+ *
+ * @example
+ * ```ts
+ * type Events = { success: { elapsed: number } };
+ * const e: EventOf<Events, 'success'> = { type: 'success', name: 'pg', at: 1200, elapsed: 35 };
+ * ```
+ */
 export type EventOf<M, K extends keyof M> = { readonly type: K; readonly name: string; readonly at: number } & Readonly<M[K]>;
 
-/** Any one event of the map `M`. */
+/**
+ * Any one event of the map `M` (what an `on('*')` listener gets); narrow it on `type`.
+ *
+ * @example
+ * ```ts
+ * breaker.on('*', (e: AnyEventOf<CircuitBreakerEvents>) => {
+ *   if (e.type === 'stateTransition') console.log(e.from, '->', e.to);
+ * });
+ * ```
+ */
 export type AnyEventOf<M> = { [K in keyof M]: EventOf<M, K> }[keyof M];
 
-/** Subscribes a listener; the returned function unsubscribes it. */
+/**
+ * Something with typed events: `on(type, listener)` and `on('*', listener)`, each returning the
+ * function that unsubscribes. Every Breakwater component and registry is one.
+ *
+ * @example
+ * ```ts
+ * function logTransitions(source: Observable<CircuitBreakerEvents>): () => void {
+ *   return source.on('stateTransition', (e) => console.log(e.name, e.from, '->', e.to));
+ * }
+ * ```
+ */
 export interface Observable<M> {
   on<K extends keyof M & string>(type: K, listener: (event: EventOf<M, K>) => void): () => void;
   on(type: '*', listener: (event: AnyEventOf<M>) => void): () => void;
 }
 
-/** A listener of any event. */
+/**
+ * A listener of any event, as {@link EventPublisher.subscribe} takes it (typed listeners are
+ * assignable to it).
+ *
+ * @example
+ * ```ts
+ * on(type: string, listener: Listener): () => void { return this.#events.subscribe(type, listener); }
+ * ```
+ */
 export type Listener = (event: never) => void;
 
 /** One `on(...)`: unsubscribing clears `active`, so a second call of the returned function does nothing. */

@@ -1,4 +1,12 @@
-/** What a node of a {@link LinkedQueue} carries: its neighbours and whether it is in a queue. */
+/**
+ * What a node of a {@link LinkedQueue} carries: its neighbours and whether it is in a queue.
+ *
+ * @example
+ * ```ts
+ * interface Waiter extends Linked<Waiter> { readonly resolve: () => void }
+ * const waiter: Waiter = { prev: null, next: null, linked: false, resolve };
+ * ```
+ */
 export interface Linked<N> {
   prev: N | null;
   next: N | null;

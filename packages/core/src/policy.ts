@@ -2,22 +2,54 @@ import { describeValue } from './config.js';
 
 /**
  * What every layer hands to the function it runs: the signal that aborts the work and the
- * 1-based attempt number (set by a retry; 1 elsewhere).
+ * 1-based attempt number (set by a retry; 1 elsewhere). A policy passes it on to the layer
+ * inside as `execute`'s second argument, so the innermost `fn` sees the signal of every layer.
+ *
+ * @example
+ * ```ts
+ * await retry.execute((ctx: CallContext) => fetch(url, { signal: ctx.signal, headers: { 'x-attempt': String(ctx.attempt) } }));
+ * ```
  */
 export interface CallContext {
   readonly signal: AbortSignal;
   readonly attempt: number;
 }
 
-/** The options of a top-level `execute`: a caller's own signal. */
+/**
+ * The options of a top-level `execute`: a caller's own signal. Aborting it rejects the call
+ * with the signal's reason and reaches `fn` through `ctx.signal`.
+ *
+ * @example
+ * ```ts
+ * const options: ExecuteOptions = { signal: AbortSignal.timeout(5000) };
+ * await breaker.execute((ctx) => fetch(url, { signal: ctx.signal }), options);
+ * ```
+ */
 export interface ExecuteOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** A function run by a policy: it gets the context, and may return a value or a promise. */
+/**
+ * A function run by a policy: it gets the context, and may return a value or a promise (a sync
+ * throw counts as a rejection).
+ *
+ * @example
+ * ```ts
+ * const charge: PolicyFn<Receipt> = (ctx) => gateway.charge(order, { signal: ctx.signal });
+ * await breaker.execute(charge);
+ * ```
+ */
 export type PolicyFn<T> = (ctx: CallContext) => T | PromiseLike<T>;
 
-/** The kinds of Breakwater's own policies; a user's policy may name its own. */
+/**
+ * The kinds of Breakwater's own policies; a user's policy may name its own.
+ *
+ * @example
+ * ```ts
+ * const kind: PolicyKind = 'circuitBreaker';
+ * const mine: PolicyKind = 'audit'; // any string
+ * ```
+ */
 export type PolicyKind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'fallback' | (string & {});
 
 /**
@@ -39,15 +71,34 @@ export interface Policy {
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T>;
 }
 
-/** A signal that never aborts, shared by every call that has no signal of its own. */
+/**
+ * A signal that never aborts (its controller is unreachable), shared by every call that has no
+ * signal of its own. `onAbort` and `sleep` add no listener to it; compare with it to skip work.
+ *
+ * @example
+ * ```ts
+ * if (ctx.signal !== NEVER_ABORTED) stop = onAbort(ctx.signal, cancel);
+ * ```
+ */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
-/** The context of a call with no signal: shared, never allocated per call. */
+/**
+ * The context of a call with no signal, `{ signal: NEVER_ABORTED, attempt: 1 }`: frozen,
+ * shared, never allocated per call.
+ *
+ * @example
+ * ```ts
+ * const run = (...args: A) => this.#execute(fn, ROOT_CONTEXT, args); // decorate(): no per-call context
+ * ```
+ */
 export const ROOT_CONTEXT: CallContext = Object.freeze({ signal: NEVER_ABORTED, attempt: 1 });
 
 /**
  * The context for a call from `execute`'s options: the context itself when a layer passes one
- * down, the shared {@link ROOT_CONTEXT} when there is no signal, else a new one.
+ * down (an object with a `signal` and a numeric `attempt`), the shared {@link ROOT_CONTEXT}
+ * when there is no signal, else a new `{ signal, attempt: 1 }`. Throws a `TypeError` for a
+ * `signal` that is not an `AbortSignal`: call it inside your `async execute`, so that the
+ * throw becomes a rejection.
  *
  * @example
  * ```ts

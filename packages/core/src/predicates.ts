@@ -1,8 +1,21 @@
-/** Any class whose instances can be thrown (`is-a` matching uses `instanceof`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/**
+ * Any class whose instances can be thrown (`is-a` matching uses `instanceof`, so subclasses match).
+ *
+ * @example
+ * ```ts
+ * const ignore: ErrorClass[] = [ValidationError, CallNotPermittedError];
+ * ```
+ */
 export type ErrorClass = abstract new (...args: any[]) => unknown;
 
-/** A predicate on a thrown value. */
+/**
+ * A predicate on a thrown value (any value: `throw 'x'` included).
+ *
+ * @example
+ * ```ts
+ * const isServerError: ErrorPredicate = (e) => e instanceof HttpError && e.status >= 500;
+ * ```
+ */
 export type ErrorPredicate = (error: unknown) => boolean;
 
 /**

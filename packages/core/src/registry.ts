@@ -3,7 +3,22 @@ import { ConfigReader, describeValue } from './config.js';
 import type { Duration } from './duration.js';
 import { EventPublisher, type AnyEventOf, type EventOf, type Observable } from './events.js';
 
-/** Options of every registry (`CircuitBreakerRegistry`, `RetryRegistry`, …). */
+/**
+ * Options of every registry (`CircuitBreakerRegistry`, `RetryRegistry`, …). Checked at
+ * construction like a component's config; unknown keys are refused.
+ *
+ * @example
+ * ```ts
+ * const options: RegistryOptions<CircuitBreakerConfig> = {
+ *   defaultConfig: { slidingWindowSize: 20 },
+ *   configs: { night: { slidingWindowType: 'TIME_BASED', slidingWindowSize: 600 } },
+ *   tags: { service: 'checkout' },
+ *   maxSize: 10_000,          // per-tenant breakers stay bounded
+ *   expireAfterAccess: '1h',
+ * };
+ * const breakers = new CircuitBreakerRegistry(options);
+ * ```
+ */
 export interface RegistryOptions<C> {
   /** The config of instances created without one; every named config is laid over it. */
   readonly defaultConfig?: C | undefined;
@@ -19,7 +34,15 @@ export interface RegistryOptions<C> {
   readonly clock?: Clock | undefined;
 }
 
-/** Events of a registry: an instance was added, removed (by hand or evicted) or replaced. */
+/**
+ * Events of a registry: an instance was added, removed (`reason`: `'removed'` by hand,
+ * `'evicted'` beyond `maxSize`, `'expired'` after `expireAfterAccess`) or replaced.
+ *
+ * @example
+ * ```ts
+ * breakers.on('removed', (e: EventOf<RegistryEvents<CircuitBreaker>, 'removed'>) => log(e.instance.name, e.reason));
+ * ```
+ */
 export type RegistryEvents<I> = {
   added: { readonly instance: I };
   removed: { readonly instance: I; readonly reason: 'removed' | 'evicted' | 'expired' };
@@ -37,7 +60,9 @@ const DEFAULT = 'default';
  * Get-or-create storage of named instances with shared configs, the generic behind every
  * kind's registry. A name is created once and then returned as it is; `replace` swaps in a new
  * instance (the way to change a breaker's config at run time). `maxSize` and
- * `expireAfterAccess` evict least-recently-used instances, so per-tenant instances stay bounded.
+ * `expireAfterAccess` evict least-recently-used instances, so per-tenant instances stay bounded:
+ * `get`, `find` and `replace` count as a use; expiry is checked lazily on the next operation
+ * (no timer). Each change is an event: `added`, `removed` (with a `reason`), `replaced`.
  *
  * @example
  * ```ts

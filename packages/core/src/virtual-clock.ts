@@ -19,8 +19,13 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
  * - {@link advance} runs every timer due within the span, in time order (ties in the order
  *   they were set), and lets promise callbacks settle between timers and at the end, so
  *   `await clock.advance(1000)` leaves the system as if one second had really passed.
+ * - {@link set} jumps at once, synchronously, firing the due timers without letting promise
+ *   callbacks run in between; {@link runAll} runs timers until none is left.
  * - {@link pendingTimers} counts timers not yet fired nor cleared: a test can check it is 0
  *   at the end (no leaked timer).
+ * - A timer callback that throws rejects the `advance` (time stays at that timer's time, later
+ *   timers stay pending). "Settle" is one `setImmediate` turn, so do not combine a VirtualClock
+ *   with `vi.useFakeTimers()` faking `setImmediate`; await one advance before starting the next.
  *
  * @example
  * ```ts
