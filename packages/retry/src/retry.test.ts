@@ -1,0 +1,511 @@
+import { CallNotPermittedError, MaxRetriesExceededError, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
+import { randoms, scripted, track } from './test-helpers.js';
+
+let clock: VirtualClock;
+
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+
+afterEach(() => {
+  expect(clock.pendingTimers).toBe(0);
+});
+
+function retry(config: RetryConfig = {}): Retry {
+  return new Retry('pg', { clock, ...config });
+}
+
+const NO_CALLS = {
+  numberOfSuccessfulCallsWithoutRetryAttempt: 0,
+  numberOfSuccessfulCallsWithRetryAttempt: 0,
+  numberOfFailedCallsWithoutRetryAttempt: 0,
+  numberOfFailedCallsWithRetryAttempt: 0,
+};
+
+describe('Retry: success', () => {
+  it('does not retry a call that succeeds at once', async () => {
+    const r = retry();
+    const { fn, starts } = scripted(clock, [{ value: 'ok' }]);
+    await expect(r.execute(fn)).resolves.toBe('ok');
+    expect(starts).toEqual([0]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfSuccessfulCallsWithoutRetryAttempt: 1 });
+  });
+
+  it('returns the value of the attempt that succeeds after failures, waiting 500 ms by default', async () => {
+    const r = retry();
+    const boom = new Error('boom');
+    const { fn, starts } = scripted(clock, [{ reject: boom }, { reject: boom }, { value: 'third time' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toBe('third time');
+    expect(starts).toEqual([0, 500, 1000]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfSuccessfulCallsWithRetryAttempt: 1 });
+  });
+
+  it('takes each wait exactly on the clock: 499 ms is not enough, 500 is', async () => {
+    const r = retry({ waitDuration: 500 });
+    const { fn, starts } = scripted(clock, [{ reject: new Error('1') }, { value: 2 }]);
+    const call = track(r.execute(fn));
+    await clock.advance(499);
+    expect(starts).toHaveLength(1);
+    await clock.advance(1);
+    expect(starts).toEqual([0, 500]);
+    expect(call.value).toBe(2);
+  });
+
+  it('hands fn the 1-based attempt number and the caller signal', async () => {
+    const r = retry({ waitDuration: 10 });
+    const caller = new AbortController();
+    const { fn, contexts } = scripted(clock, [{ reject: 'a' }, { reject: 'b' }, { value: 'c' }]);
+    const call = track(r.execute(fn, { signal: caller.signal }));
+    await clock.runAll();
+    expect(call.value).toBe('c');
+    expect(contexts.map((c) => c.attempt)).toEqual([1, 2, 3]);
+    expect(contexts.every((c) => c.signal === caller.signal)).toBe(true);
+  });
+
+  it('numbers its own attempts from 1 under an outer layer that passes down another attempt', async () => {
+    const r = retry({ waitDuration: 0 });
+    const caller = new AbortController();
+    const outer: CallContext = { signal: caller.signal, attempt: 4 };
+    const { fn, contexts } = scripted(clock, [{ reject: 'x' }, { value: 'y' }]);
+    await expect(r.execute(fn, outer)).resolves.toBe('y');
+    expect(contexts.map((c) => c.attempt)).toEqual([1, 2]);
+    expect(contexts[0]!.signal).toBe(caller.signal);
+  });
+
+  it('passes the context of an outer layer through as it is on the first attempt when its attempt is 1', async () => {
+    const r = retry();
+    const outer: CallContext = { signal: new AbortController().signal, attempt: 1 };
+    let seen: CallContext | undefined;
+    await r.execute((ctx) => {
+      seen = ctx;
+      return 1;
+    }, outer);
+    expect(seen).toBe(outer);
+  });
+
+  it('accepts a plain (non-promise) return value and a thenable', async () => {
+    const r = retry();
+    await expect(r.execute(() => 5)).resolves.toBe(5);
+    await expect(r.execute(() => ({ then: (ok: (v: number) => void) => ok(6) }) as PromiseLike<number>)).resolves.toBe(6);
+  });
+});
+
+describe('Retry: errors', () => {
+  it('rethrows the last error as it is once the attempts are exhausted', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 100 });
+    const errors = [new Error('1'), new Error('2'), new Error('3')];
+    const { fn, starts } = scripted(
+      clock,
+      errors.map((e) => ({ reject: e })),
+    );
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.error).toBe(errors[2]);
+    expect(starts).toEqual([0, 100, 200]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+  });
+
+  it('retries a synchronous throw like a rejection', async () => {
+    const r = retry({ waitDuration: 0 });
+    const { fn, starts } = scripted(clock, [{ throw: new Error('sync') }, { value: 'fine' }]);
+    await expect(r.execute(fn)).resolves.toBe('fine');
+    expect(starts).toHaveLength(2);
+  });
+
+  it('retries TypeErrors (p-retry alone would not)', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0 });
+    const typeError = new TypeError("Cannot read properties of undefined (reading 'id')");
+    const { fn, starts } = scripted(clock, [{ reject: typeError }]);
+    await expect(r.execute(fn)).rejects.toBe(typeError);
+    expect(starts).toHaveLength(3);
+  });
+
+  it.each([['a string'], [undefined], [null], [42], [{ code: 'ECONNRESET' }]])('retries a thrown non-Error (%o) and rethrows it as it is', async (thrown) => {
+    const r = retry({ maxAttempts: 2, waitDuration: 0 });
+    const { fn, starts } = scripted(clock, [{ throw: thrown }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.settled).toBe(true);
+    expect(call.error).toBe(thrown);
+    expect(starts).toHaveLength(2);
+  });
+
+  it('with maxAttempts: 1 never retries', async () => {
+    const r = retry({ maxAttempts: 1 });
+    const { fn, starts } = scripted(clock, [{ reject: 'no' }]);
+    await expect(r.execute(fn)).rejects.toBe('no');
+    expect(starts).toEqual([0]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
+  });
+
+  it('retries only retryExceptions (is-a) and publishes the others as ignoredError', async () => {
+    class Transient extends Error {}
+    class Flaky extends Transient {}
+    const r = retry({ waitDuration: 0, retryExceptions: [Transient] });
+    const events: string[] = [];
+    r.on('*', (e) => events.push(e.type));
+    const flaky = scripted(clock, [{ reject: new Flaky() }, { value: 'ok' }]);
+    await expect(r.execute(flaky.fn)).resolves.toBe('ok');
+    expect(flaky.starts).toHaveLength(2);
+    const other = new RangeError('not transient');
+    const permanent = scripted(clock, [{ reject: other }]);
+    await expect(r.execute(permanent.fn)).rejects.toBe(other);
+    expect(permanent.starts).toHaveLength(1);
+    expect(events).toEqual(['retry', 'success', 'ignoredError']);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfSuccessfulCallsWithRetryAttempt: 1, numberOfFailedCallsWithoutRetryAttempt: 1 });
+  });
+
+  it('ORs retryExceptions with retryOnException', async () => {
+    class Transient extends Error {}
+    const r = retry({ waitDuration: 0, maxAttempts: 2, retryExceptions: [Transient], retryOnException: (e) => (e as { code?: string }).code === 'ECONNRESET' });
+    const byClass = scripted(clock, [{ reject: new Transient() }]);
+    const byPredicate = scripted(clock, [{ reject: { code: 'ECONNRESET' } }]);
+    const neither = scripted(clock, [{ reject: { code: 'EACCES' } }]);
+    await r.execute(byClass.fn).catch(() => {});
+    await r.execute(byPredicate.fn).catch(() => {});
+    await r.execute(neither.fn).catch(() => {});
+    expect([byClass.starts.length, byPredicate.starts.length, neither.starts.length]).toEqual([2, 2, 1]);
+  });
+
+  it('lets ignoreExceptions win over retryExceptions and retryOnException', async () => {
+    class Transient extends Error {}
+    class Fatal extends Transient {}
+    const r = retry({ waitDuration: 0, retryExceptions: [Transient], retryOnException: () => true, ignoreExceptions: [Fatal] });
+    const ignored: unknown[] = [];
+    r.on('ignoredError', (e) => ignored.push(e.error));
+    const fatal = new Fatal('stop');
+    const { fn, starts } = scripted(clock, [{ reject: fatal }]);
+    await expect(r.execute(fn)).rejects.toBe(fatal);
+    expect(starts).toHaveLength(1);
+    expect(ignored).toEqual([fatal]);
+  });
+
+  it('stops at an error that is not to be retried after some retries (counted as failed with retry)', async () => {
+    class Fatal extends Error {}
+    const r = retry({ waitDuration: 0, maxAttempts: 5, ignoreExceptions: [Fatal] });
+    const fatal = new Fatal();
+    const { fn, starts } = scripted(clock, [{ reject: new Error('transient') }, { reject: fatal }]);
+    await expect(r.execute(fn)).rejects.toBe(fatal);
+    expect(starts).toHaveLength(2);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+  });
+
+  it('does not retry a CallNotPermittedError unless retryCallNotPermitted (differs from Resilience4j)', async () => {
+    const open = new CallNotPermittedError('pg', 'OPEN');
+    const strict = retry({ waitDuration: 0 });
+    const s = scripted(clock, [{ reject: open }]);
+    await expect(strict.execute(s.fn)).rejects.toBe(open);
+    expect(s.starts).toHaveLength(1);
+
+    const lenient = retry({ waitDuration: 0, retryCallNotPermitted: true });
+    const l = scripted(clock, [{ reject: open }, { value: 'closed again' }]);
+    await expect(lenient.execute(l.fn)).resolves.toBe('closed again');
+    expect(l.starts).toHaveLength(2);
+  });
+
+  it('with retryCallNotPermitted still obeys retryExceptions', async () => {
+    const r = retry({ waitDuration: 0, retryCallNotPermitted: true, retryExceptions: [TimeoutError] });
+    const { fn, starts } = scripted(clock, [{ reject: new CallNotPermittedError('pg', 'OPEN') }]);
+    await expect(r.execute(fn)).rejects.toBeInstanceOf(CallNotPermittedError);
+    expect(starts).toHaveLength(1);
+  });
+});
+
+describe('Retry: results', () => {
+  it('retries a value retryOnResult accepts and returns the first one it does not', async () => {
+    const r = retry({ waitDuration: 200, retryOnResult: (res: { status: number }) => res.status === 503 });
+    const { fn, starts } = scripted(clock, [{ value: { status: 503 } }, { value: { status: 200 } }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toEqual({ status: 200 });
+    expect(starts).toEqual([0, 200]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfSuccessfulCallsWithRetryAttempt: 1 });
+  });
+
+  it('returns the last value when it is still to be retried after the last attempt (counted as failed)', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0, retryOnResult: (v: string) => v === 'busy' });
+    const errors: unknown[] = [];
+    r.on('error', (e) => errors.push(e));
+    const { fn, starts } = scripted(clock, [{ value: 'busy' }]);
+    await expect(r.execute(fn)).resolves.toBe('busy');
+    expect(starts).toHaveLength(3);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+    expect(errors).toHaveLength(1);
+    const error = (errors[0] as { error: MaxRetriesExceededError }).error;
+    expect(error).toBeInstanceOf(MaxRetriesExceededError);
+    expect(error.lastResult).toBe('busy');
+  });
+
+  it('with failAfterMaxAttempts rejects with MaxRetriesExceededError {retryName, attempts, lastResult}', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0, retryOnResult: (v: string) => v === 'busy', failAfterMaxAttempts: true });
+    const { fn } = scripted(clock, [{ value: 'busy' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    const error = call.error as MaxRetriesExceededError;
+    expect(error).toBeInstanceOf(MaxRetriesExceededError);
+    expect(error.name).toBe('MaxRetriesExceededError');
+    expect(error.retryName).toBe('pg');
+    expect(error.attempts).toBe(3);
+    expect(error.lastResult).toBe('busy');
+    expect(error.message).toBe("Retry 'pg' has exhausted its 3 attempts and the result is still to be retried");
+  });
+
+  it('calls consumeResultBeforeRetryAttempt with each retried value before its wait, not after the last attempt', async () => {
+    const consumed: [number, unknown, number][] = [];
+    const r = retry({
+      maxAttempts: 3,
+      waitDuration: 100,
+      retryOnResult: (v: string) => v.startsWith('busy'),
+      consumeResultBeforeRetryAttempt: (attempt, value) => consumed.push([attempt, value, clock.now()]),
+    });
+    const { fn } = scripted(clock, [{ value: 'busy 1' }, { value: 'busy 2' }, { value: 'busy 3' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toBe('busy 3');
+    expect(consumed).toEqual([
+      [1, 'busy 1', 0],
+      [2, 'busy 2', 100],
+    ]);
+  });
+
+  it('mixes errors and retried values in one call', async () => {
+    const r = retry({ maxAttempts: 4, waitDuration: 10, retryOnResult: (v) => v === 'busy' });
+    const { fn, starts } = scripted(clock, [{ reject: new Error('down') }, { value: 'busy' }, { throw: 'oops' }, { value: 'done' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toBe('done');
+    expect(starts).toEqual([0, 10, 20, 30]);
+  });
+
+  it('rejects with the error of a throwing retryOnResult, counted once', async () => {
+    const bad = new Error('predicate bug');
+    const r = retry({
+      retryOnResult: () => {
+        throw bad;
+      },
+    });
+    await expect(r.execute(() => 1)).rejects.toBe(bad);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
+  });
+});
+
+describe('Retry: waits', () => {
+  it('waits intervalFunction(attempt) after attempt n', async () => {
+    const r = retry({ maxAttempts: 5, intervalFunction: IntervalFunction.ofExponentialBackoff(100, 2) });
+    const { fn, starts } = scripted(clock, [{ reject: 'e' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.error).toBe('e');
+    // waits 100, 200, 400, 800
+    expect(starts).toEqual([0, 100, 300, 700, 1500]);
+  });
+
+  it('hands intervalBiFunction the outcome of the failed attempt', async () => {
+    const seen: unknown[] = [];
+    const r = retry({
+      maxAttempts: 3,
+      retryOnResult: (v) => v === 'busy',
+      intervalBiFunction: (attempt, outcome) => {
+        seen.push([attempt, outcome]);
+        return 'error' in outcome ? 1000 : 10;
+      },
+    });
+    const boom = new Error('boom');
+    const { fn, starts } = scripted(clock, [{ reject: boom }, { value: 'busy' }, { value: 'ok' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toBe('ok');
+    expect(seen).toEqual([
+      [1, { error: boom }],
+      [2, { result: 'busy' }],
+    ]);
+    expect(starts).toEqual([0, 1000, 1010]);
+  });
+
+  it("hands interval functions the Retry's random and the previous wait", async () => {
+    const states: [number, number][] = [];
+    const r = retry({
+      maxAttempts: 4,
+      random: randoms(0.25),
+      intervalFunction: (attempt, state) => {
+        states.push([state!.random(), state!.previousWaitMs]);
+        return attempt * 10;
+      },
+    });
+    const { fn } = scripted(clock, [{ reject: 'e' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.error).toBe('e');
+    expect(states).toEqual([
+      [0.25, 0],
+      [0.25, 10],
+      [0.25, 20],
+    ]);
+  });
+
+  it('runs decorrelated jitter on the call’s own previous waits', async () => {
+    const r = retry({ maxAttempts: 4, random: randoms(1 - Number.EPSILON), intervalFunction: IntervalFunction.ofDecorrelatedJitter(100, 10_000) });
+    const { fn, starts } = scripted(clock, [{ reject: 'e' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.error).toBe('e');
+    // With random ≈ 1 each wait is just under 3 × the previous one: 299, 896, 2687.
+    expect(starts).toEqual([0, 299, 299 + 896, 299 + 896 + 2687]);
+  });
+
+  it('waits 0 ms without any timer', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0 });
+    const { fn, starts } = scripted(clock, [{ reject: 'e' }]);
+    const call = r.execute(fn);
+    expect(clock.pendingTimers).toBe(0);
+    await expect(call).rejects.toBe('e');
+    expect(starts).toEqual([0, 0, 0]);
+  });
+
+  it('uses no real timer at all, even through p-retry (deterministic on a VirtualClock)', async () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const r = retry({ maxAttempts: 4, waitDuration: 50 });
+      const { fn } = scripted(clock, [{ reject: new TypeError('t') }, { reject: 'x' }, { reject: new Error('e') }, { value: 'ok' }]);
+      const call = track(r.execute(fn));
+      await clock.runAll();
+      expect(call.value).toBe('ok');
+      const zeroWaits = retry({ maxAttempts: 4, waitDuration: 0 });
+      await expect(zeroWaits.execute(scripted(clock, [{ reject: 'x' }]).fn)).rejects.toBe('x');
+      expect(setTimeoutSpy).not.toHaveBeenCalled();
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
+  });
+
+  it.each([
+    [-1, '-1'],
+    [Number.NaN, 'NaN'],
+    [Infinity, 'Infinity'],
+    ['100', "'100'"],
+  ])('rejects with a RangeError when intervalFunction returns %o', async (bad, shown) => {
+    const r = retry({ intervalFunction: () => bad as number });
+    const { fn, starts } = scripted(clock, [{ reject: 'e' }]);
+    const call = r.execute(fn);
+    await expect(call).rejects.toThrow(RangeError);
+    await expect(call).rejects.toThrow(`Retry 'pg': intervalFunction returned ${shown} for attempt 1; it must return a finite number of ms >= 0`);
+    expect(starts).toHaveLength(1);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
+  });
+});
+
+describe('Retry: events', () => {
+  it('publishes retry {attempt, error, waitMs} before each wait and one final event, in order', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 250 });
+    const events: unknown[] = [];
+    r.on('*', (e) => events.push(e));
+    const e1 = new Error('1');
+    const e2 = new Error('2');
+    const { fn } = scripted(clock, [{ reject: e1 }, { reject: e2 }, { value: 'ok' }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.value).toBe('ok');
+    expect(events).toEqual([
+      { type: 'retry', name: 'pg', at: 0, attempt: 1, error: e1, waitMs: 250 },
+      { type: 'retry', name: 'pg', at: 250, attempt: 2, error: e2, waitMs: 250 },
+      { type: 'success', name: 'pg', at: 500, attempts: 3 },
+    ]);
+  });
+
+  it('publishes retry {attempt, result, waitMs} for a retried value, and error {attempts, error} on exhaustion', async () => {
+    const r = retry({ maxAttempts: 2, waitDuration: 5, retryOnResult: (v) => v === 'busy' });
+    const events: unknown[] = [];
+    r.on('*', (e) => events.push(e));
+    const boom = new Error('boom');
+    const { fn } = scripted(clock, [{ value: 'busy' }, { reject: boom }]);
+    const call = track(r.execute(fn));
+    await clock.runAll();
+    expect(call.error).toBe(boom);
+    expect(events).toEqual([
+      { type: 'retry', name: 'pg', at: 0, attempt: 1, result: 'busy', waitMs: 5 },
+      { type: 'error', name: 'pg', at: 5, attempts: 2, error: boom },
+    ]);
+  });
+
+  it('publishes success {attempts: 1} for a call that needed no retry', async () => {
+    const r = retry();
+    const events: unknown[] = [];
+    r.on('success', (e) => events.push(e));
+    await r.execute(() => 'ok');
+    expect(events).toEqual([{ type: 'success', name: 'pg', at: 0, attempts: 1 }]);
+  });
+
+  it('a throwing listener changes nothing', async () => {
+    const r = retry({ waitDuration: 0 });
+    r.on('retry', () => {
+      throw new Error('listener bug');
+    });
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const { fn, starts } = scripted(clock, [{ reject: 'x' }, { value: 'ok' }]);
+      await expect(r.execute(fn)).resolves.toBe('ok');
+      expect(starts).toHaveLength(2);
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
+  it('unsubscribes', async () => {
+    const r = retry();
+    const seen: string[] = [];
+    const off = r.on('success', (e) => seen.push(e.type));
+    await r.execute(() => 1);
+    off();
+    await r.execute(() => 2);
+    expect(seen).toEqual(['success']);
+  });
+});
+
+describe('Retry: decorate, of, defaults, registry', () => {
+  it('decorate keeps the parameters and retries each call', async () => {
+    const r = retry({ waitDuration: 0 });
+    let calls = 0;
+    const add = r.decorate((a: number, b: number) => {
+      calls++;
+      if (calls === 1) throw new Error('first');
+      return a + b;
+    });
+    await expect(add(2, 3)).resolves.toBe(5);
+    expect(calls).toBe(2);
+  });
+
+  it('of builds the same retry as new', () => {
+    const r = Retry.of('pg', { maxAttempts: 7 });
+    expect(r).toBeInstanceOf(Retry);
+    expect(r.name).toBe('pg');
+    expect(r.kind).toBe('retry');
+    expect(r.config.maxAttempts).toBe(7);
+  });
+
+  it('has Resilience4j defaults: 3 attempts, 500 ms', () => {
+    const r = new Retry('defaults');
+    expect(r.config.maxAttempts).toBe(3);
+    expect(r.config.waitDuration).toBe(500);
+    expect(r.config.failAfterMaxAttempts).toBe(false);
+    expect(r.config.retryCallNotPermitted).toBe(false);
+    expect(r.metrics).toEqual(NO_CALLS);
+  });
+
+  it('accepts a duration string for waitDuration', () => {
+    expect(retry({ waitDuration: '1.5s' }).config.waitDuration).toBe(1500);
+  });
+
+  it('registry: get-or-create with named configs', () => {
+    const registry = new RetryRegistry({ defaultConfig: { clock, maxAttempts: 2 }, configs: { patient: { maxAttempts: 6 } } });
+    const pg = registry.get('pg');
+    expect(registry.get('pg')).toBe(pg);
+    expect(pg.config.maxAttempts).toBe(2);
+    expect(registry.get('reports', 'patient').config.maxAttempts).toBe(6);
+    expect(() => registry.get('x', 'nope')).toThrow(RangeError);
+  });
+});
