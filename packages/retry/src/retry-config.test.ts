@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Retry, RetryBudget } from './index.js';
+import { Retry, RetryBudget, type RetryConfig } from './index.js';
 
 describe('Retry: bad configuration', () => {
   it.each([
@@ -29,10 +29,11 @@ describe('Retry: bad configuration', () => {
     expect(() => new Retry('pg', config as never)).toThrow(message);
   });
 
-  it.each([
-    [{ waitDuration: 100, intervalFunction: () => 1 }, "Retry 'pg': give waitDuration or intervalFunction, not both"],
-    [{ waitDuration: 100, intervalBiFunction: () => 1 }, "Retry 'pg': give waitDuration or intervalBiFunction, not both"],
-    [{ intervalFunction: () => 1, intervalBiFunction: () => 1 }, "Retry 'pg': give intervalFunction or intervalBiFunction, not both"],
+  const one = (): number => 1;
+  it.each<[RetryConfig, string]>([
+    [{ waitDuration: 100, intervalFunction: one }, "Retry 'pg': give waitDuration or intervalFunction, not both"],
+    [{ waitDuration: 100, intervalBiFunction: one }, "Retry 'pg': give waitDuration or intervalBiFunction, not both"],
+    [{ intervalFunction: one, intervalBiFunction: one }, "Retry 'pg': give intervalFunction or intervalBiFunction, not both"],
   ])('refuses two ways of giving the wait: %o', (config, message) => {
     expect(() => new Retry('pg', config)).toThrow(TypeError);
     expect(() => new Retry('pg', config)).toThrow(message);
