@@ -1,0 +1,406 @@
+import { getEventListeners } from 'node:events';
+import { BulkheadFullError, VirtualClock } from '@breakwater/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Bulkhead, BulkheadRegistry, type BulkheadConfig } from './index.js';
+
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+afterEach(() => {
+  expect(clock.pendingTimers).toBe(0);
+});
+
+const bulkhead = (config: BulkheadConfig = {}) => new Bulkhead('test', { clock, ...config });
+
+/** A promise to resolve or reject by hand. */
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Follows a promise's state without awaiting it. */
+function track<T>(p: Promise<T>) {
+  const t: { state: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
+  p.then(
+    (value) => Object.assign(t, { state: 'fulfilled', value }),
+    (error: unknown) => Object.assign(t, { state: 'rejected', error }),
+  );
+  return t;
+}
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('Bulkhead — Resilience4j SemaphoreBulkheadTest scenarios', () => {
+  it('counts permits and publishes permitted, rejected and finished in order', () => {
+    const b = bulkhead({ maxConcurrentCalls: 2 });
+    const types: string[] = [];
+    b.on('*', (e) => types.push(e.type));
+    expect(b.name).toBe('test');
+    expect(b.kind).toBe('bulkhead');
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    expect(b.tryAcquirePermission()).toBe(false);
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(2);
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(types).toEqual(['callPermitted', 'callPermitted', 'callRejected', 'callFinished', 'callFinished', 'callPermitted']);
+  });
+
+  it('has the defaults of Resilience4j', () => {
+    const b = new Bulkhead('test');
+    expect(b.config).toEqual({ maxConcurrentCalls: 25, maxWaitDuration: 0, fairCallHandlingEnabled: true });
+    expect(b.metrics).toEqual({ availableConcurrentCalls: 25, maxAllowedConcurrentCalls: 25, waitingCalls: 0 });
+    expect(Bulkhead.of('x').name).toBe('x');
+  });
+
+  it('a caller waits at most maxWaitDuration, then is refused', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 50 });
+    expect(b.tryAcquirePermission()).toBe(true);
+    const waiting = track(b.acquirePermission());
+    expect(b.metrics.waitingCalls).toBe(1);
+    await clock.advance(49);
+    expect(waiting.state).toBe('pending');
+    await clock.advance(1);
+    expect(waiting.state).toBe('rejected');
+    expect(waiting.error).toBeInstanceOf(BulkheadFullError);
+    expect(waiting.error).toMatchObject({
+      bulkheadName: 'test',
+      message: "Bulkhead 'test' is full and freed no slot within maxWaitDuration (50 ms)",
+    });
+    expect(b.metrics.waitingCalls).toBe(0);
+  });
+
+  it('a waiter whose signal aborts stops waiting at once with the reason (an interrupt in Java)', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 2000 });
+    b.tryAcquirePermission();
+    const ac = new AbortController();
+    const waiting = track(b.acquirePermission({ signal: ac.signal }));
+    await clock.advance(500);
+    const reason = new Error('cancelled');
+    ac.abort(reason);
+    await flush();
+    expect(waiting).toMatchObject({ state: 'rejected', error: reason });
+    expect(b.metrics.waitingCalls).toBe(0);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('with maxConcurrentCalls 0 nothing gets in', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 0 });
+    expect(b.tryAcquirePermission()).toBe(false);
+    await expect(b.execute(() => 1)).rejects.toThrow(BulkheadFullError);
+  });
+
+  it('acquirePermission is refused after the wait when the only permit is held', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 10 });
+    b.tryAcquirePermission();
+    const p = track(b.acquirePermission());
+    await clock.advance(10);
+    expect(p.error).toBeInstanceOf(BulkheadFullError);
+  });
+
+  it('changes maxConcurrentCalls and maxWaitDuration when idle', () => {
+    const b = bulkhead({ maxConcurrentCalls: 3, maxWaitDuration: 5000 });
+    b.changeConfig({ maxConcurrentCalls: 5 });
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 5, maxWaitDuration: 5000 });
+    expect(b.metrics.availableConcurrentCalls).toBe(5);
+    b.changeConfig({ maxConcurrentCalls: 2 });
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 2, maxWaitDuration: 5000 });
+    expect(b.metrics).toEqual({ availableConcurrentCalls: 2, maxAllowedConcurrentCalls: 2, waitingCalls: 0 });
+    b.changeConfig({ maxWaitDuration: 3000 });
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 2, maxWaitDuration: 3000 });
+    b.changeConfig({ maxWaitDuration: '7s' });
+    expect(b.config.maxWaitDuration).toBe(7000);
+    b.changeConfig({});
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 2, maxWaitDuration: 7000 });
+  });
+
+  it('grows while a call holds a permit; shrinks without blocking the caller (Resilience4j blocks it)', () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(b.tryAcquirePermission()).toBe(false);
+    b.changeConfig({ maxConcurrentCalls: 2 });
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    b.changeConfig({ maxConcurrentCalls: 1 }); // returns at once, two calls still hold permits
+    expect(b.config.maxConcurrentCalls).toBe(1);
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    expect(b.tryAcquirePermission()).toBe(false);
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('growing lets a waiting caller in at once', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 500_000 });
+    b.tryAcquirePermission();
+    const waiting = track(b.acquirePermission());
+    b.changeConfig({ maxConcurrentCalls: 2 });
+    await flush();
+    expect(waiting.state).toBe('fulfilled');
+    expect(b.metrics).toEqual({ availableConcurrentCalls: 0, maxAllowedConcurrentCalls: 2, waitingCalls: 0 });
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+    b.onComplete();
+  });
+
+  it('a waiter keeps its wait when maxWaitDuration changes; new callers follow the new one', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    b.tryAcquirePermission();
+    const waiting = track(b.acquirePermission());
+    b.changeConfig({ maxWaitDuration: 0 });
+    await expect(b.acquirePermission()).rejects.toThrow("Bulkhead 'test' is full and does not permit further calls");
+    await clock.advance(999);
+    expect(waiting.state).toBe('pending');
+    await clock.advance(1);
+    expect(waiting.state).toBe('rejected');
+  });
+
+  it('changes applied one after another end with the last (changePermissionsConcurrently)', () => {
+    const b = bulkhead({ maxConcurrentCalls: 3 });
+    b.tryAcquirePermission(); // a running call
+    b.tryAcquirePermission(); // this caller
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+    b.changeConfig({ maxConcurrentCalls: 1 });
+    b.changeConfig({ maxConcurrentCalls: 4 });
+    b.onComplete(); // the running call ends
+    expect(b.config.maxConcurrentCalls).toBe(4);
+    expect(b.metrics.availableConcurrentCalls).toBe(3);
+  });
+});
+
+describe('Bulkhead — execute', () => {
+  it('gives the permit back on success, failure and a synchronous throw', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    await expect(b.execute(() => Promise.resolve('ok'))).resolves.toBe('ok');
+    await expect(b.execute(() => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    const boom = new Error('sync');
+    const thrown = b.execute(() => {
+      throw boom;
+    });
+    await expect(thrown).rejects.toBe(boom);
+    await expect(b.execute(() => 42)).resolves.toBe(42);
+    await expect(b.execute(() => Promise.reject(undefined))).rejects.toBeUndefined();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('refuses at once when full with maxWaitDuration 0, and fn is not called', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    const hold = deferred<string>();
+    const first = b.execute(() => hold.promise);
+    const fn = vi.fn();
+    const err = await b.execute(fn).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BulkheadFullError);
+    expect(err).toMatchObject({ name: 'BulkheadFullError', bulkheadName: 'test' });
+    expect(fn).not.toHaveBeenCalled();
+    hold.resolve('done');
+    await expect(first).resolves.toBe('done');
+  });
+
+  it('runs waiters in FIFO order as permits free up', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: Infinity });
+    const order: number[] = [];
+    const holds = [0, 1, 2, 3].map(() => deferred());
+    const calls = holds.map((h, i) =>
+      b.execute(() => {
+        order.push(i);
+        return h.promise;
+      }),
+    );
+    expect(clock.pendingTimers).toBe(0); // Infinity: no timer
+    expect(b.metrics.waitingCalls).toBe(3);
+    for (const h of holds) {
+      h.resolve();
+      await flush();
+    }
+    await Promise.all(calls);
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
+
+  it('an aborted waiter in the middle leaves the queue; the others keep their order', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    const hold = deferred();
+    const order: string[] = [];
+    const running = b.execute(() => hold.promise);
+    const ac = new AbortController();
+    const a = b.execute(() => order.push('a'));
+    const mid = b.execute(() => order.push('mid'), { signal: ac.signal });
+    const c = b.execute(() => order.push('c'));
+    ac.abort('gone');
+    await expect(mid).rejects.toBe('gone');
+    expect(b.metrics.waitingCalls).toBe(2);
+    hold.resolve();
+    await Promise.all([running, a, c]);
+    expect(order).toEqual(['a', 'c']);
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('fn gets the context; a passed-down context is used as it is', async () => {
+    const b = bulkhead();
+    const ctx = { signal: new AbortController().signal, attempt: 3 };
+    await expect(b.execute((c) => c, ctx)).resolves.toBe(ctx);
+    const { signal } = new AbortController();
+    await expect(b.execute((c) => c.signal, { signal })).resolves.toBe(signal);
+  });
+
+  it('decorate keeps the parameters', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    const add = b.decorate((x: number, y: number) => x + y);
+    await expect(add(1, 2)).resolves.toBe(3);
+  });
+
+  it('never throws synchronously, even for a bad signal', async () => {
+    const b = bulkhead();
+    await expect(b.execute(() => 1, { signal: 1 as unknown as AbortSignal })).rejects.toThrow(TypeError);
+    await expect(b.acquirePermission({ signal: 1 as unknown as AbortSignal })).rejects.toThrow(TypeError);
+  });
+
+  it('an already aborted signal rejects with its reason and takes nothing', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    const fn = vi.fn();
+    await expect(b.execute(fn, { signal: AbortSignal.abort('no') })).rejects.toBe('no');
+    await expect(b.acquirePermission({ signal: AbortSignal.abort('no') })).rejects.toBe('no');
+    expect(fn).not.toHaveBeenCalled();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('a waiter aborted after it was handed a slot but before fn started gives the slot back', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    const hold = deferred();
+    const running = b.execute(() => hold.promise);
+    const ac = new AbortController();
+    const fn = vi.fn();
+    const waiting = b.execute(fn, { signal: ac.signal });
+    const types: string[] = [];
+    b.on('*', (e) => types.push(e.type));
+    // The waiter is handed the slot, and its caller aborts in that very moment.
+    b.on('callPermitted', () => ac.abort('late'));
+    hold.resolve();
+    await running;
+    await expect(waiting).rejects.toBe('late');
+    expect(fn).not.toHaveBeenCalled();
+    expect(types).toEqual(['callFinished', 'callPermitted', 'callFinished']);
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('a long-lived signal keeps no listener from calls that have ended', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 100 });
+    const { signal } = new AbortController();
+    const hold = deferred();
+    const calls = [b.execute(() => hold.promise, { signal }), b.execute(() => 2, { signal }), b.execute(() => 3, { signal })];
+    expect(getEventListeners(signal, 'abort')).toHaveLength(2);
+    hold.resolve();
+    await Promise.all(calls);
+    const holdLate = deferred();
+    const late = b.execute(() => holdLate.promise, { signal });
+    const refused = b.execute(() => 0, { signal });
+    refused.catch(() => {});
+    await clock.advance(100);
+    await expect(refused).rejects.toThrow(BulkheadFullError);
+    holdLate.resolve();
+    await late;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('Bulkhead — fairness', () => {
+  it('fair: a freed permit goes to the oldest waiter, never to a newcomer', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    b.tryAcquirePermission();
+    const waiter = track(b.acquirePermission());
+    b.onComplete();
+    expect(b.tryAcquirePermission()).toBe(false); // the slot is already the waiter's
+    await flush();
+    expect(waiter.state).toBe('fulfilled');
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    b.onComplete();
+  });
+
+  it('unfair: a newcomer arriving before the waiter wakes takes the freed permit; the waiter stays first', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000, fairCallHandlingEnabled: false });
+    b.tryAcquirePermission();
+    const first = track(b.acquirePermission());
+    const second = track(b.acquirePermission());
+    b.onComplete();
+    expect(b.tryAcquirePermission()).toBe(true); // barged in, synchronously after the release
+    await flush();
+    expect(first.state).toBe('pending');
+    expect(b.metrics.waitingCalls).toBe(2);
+    b.onComplete(); // nobody barges this time: the oldest waiter is woken on the next microtask
+    await flush();
+    expect(first.state).toBe('fulfilled');
+    expect(second.state).toBe('pending');
+    b.onComplete();
+    await flush();
+    expect(second.state).toBe('fulfilled');
+    b.onComplete();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+});
+
+describe('Bulkhead — releasing', () => {
+  it('never releases above maxConcurrentCalls', () => {
+    const b = bulkhead({ maxConcurrentCalls: 2 });
+    const finished = vi.fn();
+    b.on('callFinished', finished);
+    b.onComplete();
+    b.releasePermission();
+    expect(b.metrics.availableConcurrentCalls).toBe(2);
+    expect(finished).not.toHaveBeenCalled();
+    b.tryAcquirePermission();
+    b.releasePermission(); // no event: the permission was not used
+    b.releasePermission();
+    expect(b.metrics.availableConcurrentCalls).toBe(2);
+    expect(finished).not.toHaveBeenCalled();
+  });
+
+  it('publishes nothing it has no listener for, and stops after unsubscribe', () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    const seen: string[] = [];
+    const off = b.on('callRejected', (e) => seen.push(`${e.type} ${e.name} ${e.at}`));
+    b.tryAcquirePermission();
+    clock.set(5);
+    b.tryAcquirePermission();
+    off();
+    b.tryAcquirePermission();
+    expect(seen).toEqual(['callRejected test 5']);
+  });
+
+  it('writableStackTraceEnabled: false rejects without a stack', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 0, writableStackTraceEnabled: false });
+    const e = (await b.execute(() => 1).catch((x: unknown) => x)) as Error;
+    expect(e).toBeInstanceOf(BulkheadFullError);
+    expect(e.stack?.split('\n')).toHaveLength(1);
+  });
+
+  it('metrics is a fresh plain object', () => {
+    const b = bulkhead();
+    expect(b.metrics).not.toBe(b.metrics);
+    expect(Object.getPrototypeOf(b.metrics)).toBe(Object.prototype);
+  });
+});
+
+describe('BulkheadRegistry', () => {
+  it('gets or creates bulkheads from shared configs', () => {
+    const registry = new BulkheadRegistry({ defaultConfig: { maxConcurrentCalls: 4, clock }, configs: { small: { maxConcurrentCalls: 1 } } });
+    const db = registry.get('db');
+    expect(registry.get('db')).toBe(db);
+    expect(db.config.maxConcurrentCalls).toBe(4);
+    expect(registry.get('cache', 'small').config.maxConcurrentCalls).toBe(1);
+    expect(registry.get('x', { maxWaitDuration: 10 }).config).toMatchObject({ maxConcurrentCalls: 4, maxWaitDuration: 10 });
+    expect(registry.find('nope')).toBeUndefined();
+    expect(registry.remove('db')).toBe(db);
+  });
+});

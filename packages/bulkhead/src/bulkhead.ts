@@ -1,0 +1,359 @@
+import {
+  BulkheadFullError,
+  EventPublisher,
+  LinkedQueue,
+  NEVER_ABORTED,
+  toContext,
+  withoutStack,
+  type AnyEventOf,
+  type CallContext,
+  type Clock,
+  type EventOf,
+  type ExecuteOptions,
+  type Linked,
+  type Policy,
+  type PolicyFn,
+  type TimerHandle,
+} from '@breakwater/core';
+import { readBulkheadChange, readBulkheadConfig, type BulkheadConfig, type BulkheadConfigChange } from './config.js';
+import { NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
+
+/** A call waiting for a slot. */
+interface Waiter extends Linked<Waiter> {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  timer: TimerHandle | undefined;
+  signal: AbortSignal;
+  onAbort: (() => void) | undefined;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/**
+ * A semaphore bulkhead: at most `maxConcurrentCalls` calls run at once; a call beyond waits in
+ * FIFO order for at most `maxWaitDuration` (0: it is refused at once) and is then refused with a
+ * {@link BulkheadFullError}. The slot comes back when the call settles — success, failure or a
+ * synchronous throw — exactly once.
+ *
+ * `fairCallHandlingEnabled` (default `true`) hands a freed slot straight to the oldest waiter, so
+ * no newcomer ever overtakes the queue. With `false` a freed slot goes back to the pool and the
+ * oldest waiter is woken on the next microtask: a call that arrives before then (typically the
+ * code that just finished a call and starts another) takes the slot, and the waiter stays first in
+ * line. That saves a hand-over per call and keeps a busy chain going, at the price of possible
+ * starvation of waiters under constant re-entry.
+ *
+ * @example
+ * ```ts
+ * const db = new Bulkhead('db', { maxConcurrentCalls: 10, maxWaitDuration: '50ms' });
+ * const rows = await db.execute((ctx) => pool.query(sql, { signal: ctx.signal }));
+ * const query = db.decorate((sql: string) => pool.query(sql));
+ * await query('select 1');
+ * ```
+ */
+export class Bulkhead implements Policy {
+  readonly kind = 'bulkhead' as const;
+  readonly #clock: Clock;
+  readonly #events: EventPublisher<BulkheadEvents>;
+  readonly #fair: boolean;
+  readonly #stackTraces: boolean;
+  readonly #queue = new LinkedQueue<Waiter>();
+  #max: number;
+  #maxWait: number;
+  #inUse = 0;
+  #wakeScheduled = false;
+
+  constructor(
+    readonly name: string,
+    config?: BulkheadConfig,
+  ) {
+    const c = readBulkheadConfig(name, config);
+    this.#clock = c.clock;
+    this.#max = c.maxConcurrentCalls;
+    this.#maxWait = c.maxWaitDuration;
+    this.#fair = c.fairCallHandlingEnabled;
+    this.#stackTraces = c.writableStackTraceEnabled;
+    this.#events = new EventPublisher(name, this.#clock, `Bulkhead '${name}'`);
+  }
+
+  /**
+   * Same as `new Bulkhead(name, config)`.
+   *
+   * @example
+   * ```ts
+   * const db = Bulkhead.of('db', { maxConcurrentCalls: 4 });
+   * ```
+   */
+  static of(name: string, config?: BulkheadConfig): Bulkhead {
+    return new Bulkhead(name, config);
+  }
+
+  /** The options in force (ms). */
+  get config(): { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number; readonly fairCallHandlingEnabled: boolean } {
+    return { maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait, fairCallHandlingEnabled: this.#fair };
+  }
+
+  /** A fresh snapshot. */
+  get metrics(): BulkheadMetrics {
+    return {
+      availableConcurrentCalls: Math.max(0, this.#max - this.#inUse),
+      maxAllowedConcurrentCalls: this.#max,
+      waitingCalls: this.#queue.size,
+    };
+  }
+
+  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
+  on<K extends keyof BulkheadEvents & string>(type: K, listener: (event: EventOf<BulkheadEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<BulkheadEvents>) => void): () => void;
+  on(type: string, listener: (event: never) => void): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Takes a slot if one is free now (never waits; in fair mode never ahead of a waiter).
+   * Publishes `callPermitted` or `callRejected`. Give the slot back with {@link onComplete}.
+   *
+   * @example
+   * ```ts
+   * if (!db.tryAcquirePermission()) return res.status(503).end();
+   * try { await work(); } finally { db.onComplete(); }
+   * ```
+   */
+  tryAcquirePermission(): boolean {
+    if (this.#tryTake()) {
+      this.#permitted();
+      return true;
+    }
+    this.#emitRejected();
+    return false;
+  }
+
+  /**
+   * Takes a slot, waiting for one at most `maxWaitDuration`; rejects with
+   * {@link BulkheadFullError} after that, or with the signal's reason if `options.signal` aborts
+   * first (the waiter leaves the queue at once). Give the slot back with {@link onComplete}.
+   *
+   * @example
+   * ```ts
+   * await db.acquirePermission({ signal });
+   * try { await work(); } finally { db.onComplete(); }
+   * ```
+   */
+  acquirePermission(options?: ExecuteOptions): Promise<void> {
+    let signal: AbortSignal;
+    try {
+      signal = toContext(options).signal;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.#tryTake()) {
+      this.#permitted();
+      return RESOLVED;
+    }
+    if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
+    return this.#enqueue(signal);
+  }
+
+  /**
+   * Gives a slot back and publishes `callFinished`. A call with no slot taken is ignored: the
+   * bulkhead never goes above `maxConcurrentCalls`.
+   *
+   * @example
+   * ```ts
+   * db.onComplete();
+   * ```
+   */
+  onComplete(): void {
+    this.#release(true);
+  }
+
+  /**
+   * Gives a slot back without publishing anything (a permission taken but not used). Ignored
+   * when no slot is taken.
+   *
+   * @example
+   * ```ts
+   * if (!db.tryAcquirePermission()) return;
+   * if (cancelled) db.releasePermission();
+   * ```
+   */
+  releasePermission(): void {
+    this.#release(false);
+  }
+
+  /**
+   * Changes the limits at run time. A larger `maxConcurrentCalls` wakes waiters at once; a smaller
+   * one takes effect as running calls end (the caller never waits). A new `maxWaitDuration` holds
+   * for calls that start waiting from now on.
+   *
+   * @example
+   * ```ts
+   * db.changeConfig({ maxConcurrentCalls: 50 });
+   * ```
+   */
+  changeConfig(change: BulkheadConfigChange): void {
+    const next = readBulkheadChange(this.name, change, { maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait });
+    const grew = next.maxConcurrentCalls > this.#max;
+    this.#max = next.maxConcurrentCalls;
+    this.#maxWait = next.maxWaitDuration;
+    if (grew) this.#wake();
+  }
+
+  /**
+   * Runs `fn` in a slot (waiting for one as {@link acquirePermission} does); the slot comes back
+   * when `fn` settles. `fn` gets the call's context (`ctx.signal` is the caller's). Never throws
+   * synchronously.
+   *
+   * @example
+   * ```ts
+   * const user = await db.execute((ctx) => users.find(id, { signal: ctx.signal }), { signal });
+   * ```
+   */
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    let ctx: CallContext;
+    try {
+      ctx = toContext(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const signal = ctx.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.#tryTake()) {
+      this.#permitted();
+      return this.#run(fn, ctx);
+    }
+    if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
+    return this.#enqueue(signal).then(() => {
+      if (signal.aborted) {
+        // Aborted between getting the slot and starting: give it back, do not start fn.
+        this.onComplete();
+        throw signal.reason;
+      }
+      return this.#run(fn, ctx);
+    });
+  }
+
+  /**
+   * Wraps `fn` so that each call runs in a slot.
+   *
+   * @example
+   * ```ts
+   * const find = db.decorate((id: string) => users.find(id));
+   * await find('42');
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args: A) => this.execute(() => fn(...args));
+  }
+
+  #tryTake(): boolean {
+    if (this.#inUse >= this.#max) return false;
+    if (this.#fair && this.#queue.size !== 0) return false;
+    this.#inUse++;
+    return true;
+  }
+
+  #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+    let value: T | PromiseLike<T>;
+    try {
+      value = fn(ctx);
+    } catch (error) {
+      this.onComplete();
+      return Promise.reject(error);
+    }
+    return Promise.resolve(value).then(
+      (result) => {
+        this.onComplete();
+        return result;
+      },
+      (error: unknown) => {
+        this.onComplete();
+        throw error;
+      },
+    );
+  }
+
+  #enqueue(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { prev: null, next: null, linked: false, resolve, reject, timer: undefined, signal, onAbort: undefined };
+      this.#queue.push(waiter);
+      const maxWait = this.#maxWait;
+      if (maxWait !== Infinity) {
+        waiter.timer = this.#clock.setTimeout(() => {
+          waiter.timer = undefined;
+          this.#leave(waiter);
+          reject(this.#rejected(maxWait));
+        }, maxWait);
+      }
+      if (signal !== NEVER_ABORTED) {
+        waiter.onAbort = () => {
+          waiter.onAbort = undefined;
+          this.#leave(waiter);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+    });
+  }
+
+  /** Takes `waiter` out of the queue and drops its timer and abort listener. */
+  #leave(waiter: Waiter): void {
+    this.#queue.remove(waiter);
+    if (waiter.timer !== undefined) {
+      this.#clock.clearTimeout(waiter.timer);
+      waiter.timer = undefined;
+    }
+    if (waiter.onAbort !== undefined) {
+      waiter.signal.removeEventListener('abort', waiter.onAbort);
+      waiter.onAbort = undefined;
+    }
+  }
+
+  /** Gives one slot back (ignored when none is taken): `callFinished`, then the hand-over to a waiter. */
+  #release(finished: boolean): void {
+    if (this.#inUse === 0) return;
+    this.#inUse--;
+    if (finished && this.#events.wants('callFinished')) this.#events.emit('callFinished', NO_FIELDS);
+    if (this.#queue.size !== 0 && this.#inUse < this.#max) {
+      if (this.#fair) this.#grant(this.#queue.first!);
+      else this.#scheduleWake();
+    }
+  }
+
+  /** Hands free slots to waiters, oldest first. */
+  #wake(): void {
+    for (let first = this.#queue.first; first !== null && this.#inUse < this.#max; first = this.#queue.first) this.#grant(first);
+  }
+
+  #scheduleWake(): void {
+    if (this.#wakeScheduled) return;
+    this.#wakeScheduled = true;
+    queueMicrotask(() => {
+      this.#wakeScheduled = false;
+      this.#wake();
+    });
+  }
+
+  #grant(waiter: Waiter): void {
+    this.#leave(waiter);
+    this.#inUse++;
+    this.#permitted();
+    waiter.resolve();
+  }
+
+  #permitted(): void {
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
+  }
+
+  #emitRejected(): void {
+    if (this.#events.wants('callRejected')) this.#events.emit('callRejected', NO_FIELDS);
+  }
+
+  /** Publishes the refusal and builds its error; `waitedMs` for a waiter whose wait ran out. */
+  #rejected(waitedMs: number | undefined): BulkheadFullError {
+    this.#emitRejected();
+    const detail =
+      waitedMs === undefined ? 'is full and does not permit further calls' : `is full and freed no slot within maxWaitDuration (${waitedMs} ms)`;
+    return this.#stackTraces ? new BulkheadFullError(this.name, detail) : withoutStack(() => new BulkheadFullError(this.name, detail));
+  }
+}

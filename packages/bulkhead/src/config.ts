@@ -1,0 +1,114 @@
+import { availableParallelism } from 'node:os';
+import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+
+/**
+ * Options of a semaphore {@link Bulkhead}.
+ *
+ * @example
+ * ```ts
+ * const config: BulkheadConfig = { maxConcurrentCalls: 10, maxWaitDuration: '50ms' };
+ * ```
+ */
+export interface BulkheadConfig {
+  /** Calls allowed at once; integer >= 0 (0 refuses every call). Default 25. */
+  readonly maxConcurrentCalls?: number | undefined;
+  /** Longest a call waits for a free slot; >= 0 (0: refuse at once; `Infinity`: no limit). Default 0. */
+  readonly maxWaitDuration?: Duration | undefined;
+  /** `true`: strict FIFO hand-over to waiters; `false`: a newcomer may take a freed slot first. Default true. */
+  readonly fairCallHandlingEnabled?: boolean | undefined;
+  /** `false`: `BulkheadFullError` carries no stack (cheaper rejections). Default true. */
+  readonly writableStackTraceEnabled?: boolean | undefined;
+  /** Source of time and timers. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
+/** What {@link Bulkhead.changeConfig} can change at run time. */
+export interface BulkheadConfigChange {
+  readonly maxConcurrentCalls?: number | undefined;
+  readonly maxWaitDuration?: Duration | undefined;
+}
+
+/** A semaphore bulkhead's options once checked (ms). */
+export interface ResolvedBulkheadConfig {
+  readonly maxConcurrentCalls: number;
+  readonly maxWaitDuration: number;
+  readonly fairCallHandlingEnabled: boolean;
+  readonly writableStackTraceEnabled: boolean;
+  readonly clock: Clock;
+}
+
+const BULKHEAD_KEYS = ['maxConcurrentCalls', 'maxWaitDuration', 'fairCallHandlingEnabled', 'writableStackTraceEnabled', 'clock'] as const;
+
+/** Checks a semaphore bulkhead's options; throws naming the bulkhead, the option and the value. */
+export function readBulkheadConfig(name: string, config: BulkheadConfig | undefined): ResolvedBulkheadConfig {
+  const read = new ConfigReader<BulkheadConfig>('Bulkhead', name, config, BULKHEAD_KEYS);
+  return {
+    maxConcurrentCalls: read.number('maxConcurrentCalls', 25, { integer: true, gte: 0 }),
+    maxWaitDuration: read.duration('maxWaitDuration', 0, { gte: 0 }),
+    fairCallHandlingEnabled: read.boolean('fairCallHandlingEnabled', true),
+    writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
+    clock: read.clock(),
+  };
+}
+
+/** Checks a run-time change; absent keys keep `current`. */
+export function readBulkheadChange(
+  name: string,
+  change: BulkheadConfigChange,
+  current: { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number },
+): { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number } {
+  const read = new ConfigReader<BulkheadConfigChange>('Bulkhead', name, change, ['maxConcurrentCalls', 'maxWaitDuration']);
+  return {
+    maxConcurrentCalls: read.number('maxConcurrentCalls', current.maxConcurrentCalls, { integer: true, gte: 0 }),
+    maxWaitDuration: read.duration('maxWaitDuration', current.maxWaitDuration, { gte: 0 }),
+  };
+}
+
+/**
+ * Options of a {@link PoolBulkhead} (async slots) and of a worker pool.
+ *
+ * @example
+ * ```ts
+ * const config: PoolBulkheadConfig = { maxThreadPoolSize: 8, coreThreadPoolSize: 4, queueCapacity: 50 };
+ * ```
+ */
+export interface PoolBulkheadConfig {
+  /** Most calls running at once; integer >= 1. Default `os.availableParallelism()`. */
+  readonly maxThreadPoolSize?: number | undefined;
+  /** Calls that run before any is queued; integer in [1, maxThreadPoolSize]. Default `max(1, maxThreadPoolSize − 1)`. */
+  readonly coreThreadPoolSize?: number | undefined;
+  /** Calls that may wait for a slot; integer >= 0. Default 100. */
+  readonly queueCapacity?: number | undefined;
+  /** `false`: `BulkheadFullError` carries no stack (cheaper rejections). Default true. */
+  readonly writableStackTraceEnabled?: boolean | undefined;
+  /** Source of time (event timestamps). Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
+/** A pool's limits once checked. */
+export interface PoolLimits {
+  readonly coreThreadPoolSize: number;
+  readonly maxThreadPoolSize: number;
+  readonly queueCapacity: number;
+}
+
+export interface ResolvedPoolConfig extends PoolLimits {
+  readonly writableStackTraceEnabled: boolean;
+  readonly clock: Clock;
+}
+
+export const POOL_KEYS = ['maxThreadPoolSize', 'coreThreadPoolSize', 'queueCapacity', 'writableStackTraceEnabled', 'clock'] as const;
+
+/** Checks a pool's options with `read` (which knows the component's keys). */
+export function readPoolConfig<C extends PoolBulkheadConfig>(read: ConfigReader<C>): ResolvedPoolConfig {
+  const max = read.number('maxThreadPoolSize', availableParallelism(), { integer: true, gte: 1 });
+  const core = read.number('coreThreadPoolSize', Math.max(1, max - 1), { integer: true, gte: 1 });
+  if (core > max) read.fail('coreThreadPoolSize', `an integer in [1, ${max}] (maxThreadPoolSize)`, core);
+  return {
+    maxThreadPoolSize: max,
+    coreThreadPoolSize: core,
+    queueCapacity: read.number('queueCapacity', 100, { integer: true, gte: 0 }),
+    writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
+    clock: read.clock(),
+  };
+}

@@ -1,0 +1,171 @@
+import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
+import { ConfigReader, NEVER_ABORTED, toContext } from '@breakwater/core';
+import type { Piscina } from 'piscina';
+import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig } from './config.js';
+import { PoolCore } from './pool-core.js';
+
+/**
+ * Options of a worker pool bulkhead: the pool's limits plus the worker module.
+ *
+ * @example
+ * ```ts
+ * const config: WorkerPoolBulkheadConfig = { filename: new URL('./resize.mjs', import.meta.url), maxThreadPoolSize: 4 };
+ * ```
+ */
+export interface WorkerPoolBulkheadConfig extends PoolBulkheadConfig {
+  /** The worker module (absolute path or `file:` URL); its default export (or `run`'s `name`) handles a payload. */
+  readonly filename: string | URL;
+  /** Given to every worker as `workerData` (structured clone). */
+  readonly workerData?: unknown;
+  /** V8 heap limits of each worker. */
+  readonly resourceLimits?: ResourceLimits | undefined;
+  /** Node flags of each worker (e.g. `['--enable-source-maps']`). */
+  readonly execArgv?: readonly string[] | undefined;
+}
+
+/** Options of one {@link WorkerPoolBulkhead.run}. */
+export interface WorkerRunOptions {
+  /** The worker module's export to call (default: its default export). */
+  readonly name?: string | undefined;
+  /** Aborts the task: a queued one leaves the queue; a running one has its worker thread terminated. */
+  readonly signal?: AbortSignal | undefined;
+  /** Objects moved to the worker rather than copied (`ArrayBuffer`, `MessagePort`, …). */
+  readonly transferList?: readonly TransferListItem[] | undefined;
+}
+
+const WORKER_KEYS = [...POOL_KEYS, 'filename', 'workerData', 'resourceLimits', 'execArgv'] as const;
+
+/**
+ * A pool bulkhead whose calls run in real worker threads (built on piscina), created by
+ * {@link PoolBulkhead.workers}. Admission is the same as the async pool's: at most
+ * `maxThreadPoolSize` tasks run at once (one per thread), `coreThreadPoolSize` threads are kept,
+ * extra ones are started only when the queue is full and stop as soon as they are idle, and at most
+ * `queueCapacity` tasks wait. The payload and the result cross the thread boundary by structured
+ * clone (an error thrown in the worker arrives as a plain `Error` with its message).
+ *
+ * It is not a `Policy` (the work is a module, not a closure); compose it from inside one:
+ * `decorate().withRetry(retry).execute((ctx) => pool.run(job, { signal: ctx.signal }))`.
+ *
+ * @example
+ * ```ts
+ * // hash.mjs: export default ({ text }) => createHash('sha256').update(text).digest('hex');
+ * const hashes = PoolBulkhead.workers<{ text: string }, string>('hash', { filename: new URL('./hash.mjs', import.meta.url), maxThreadPoolSize: 2 });
+ * const digest = await hashes.run({ text: 'breakwater' });
+ * await hashes.close();
+ * ```
+ */
+export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, WorkerRunOptions | undefined> {
+  readonly kind = 'poolBulkhead' as const;
+  /** The worker module. */
+  readonly filename: string;
+  #piscina: Piscina | undefined;
+  readonly #ready: Promise<Piscina>;
+
+  constructor(name: string, config: WorkerPoolBulkheadConfig) {
+    const read: ConfigReader<WorkerPoolBulkheadConfig> = new ConfigReader('PoolBulkhead', name, config, WORKER_KEYS);
+    const limits = readPoolConfig(read);
+    const filename = read.instance<string | URL>(
+      'filename',
+      'the path or file URL of a worker module',
+      (v) => (typeof v === 'string' && v.length > 0) || v instanceof URL,
+    );
+    if (filename === undefined) read.fail('filename', 'the path or file URL of a worker module', undefined, 'type');
+    const execArgv = read.instance<readonly string[]>('execArgv', 'an array of strings', (v) => Array.isArray(v) && v.every((a) => typeof a === 'string'));
+    const resourceLimits = read.instance<ResourceLimits>('resourceLimits', 'an object', (v) => typeof v === 'object' && v !== null);
+    super(name, limits);
+    this.filename = typeof filename === 'string' ? filename : filename.href;
+    // piscina is loaded on first use of a worker pool only: a semaphore user never pays for it.
+    this.#ready = import('piscina').then(({ Piscina }) => {
+      const pool = new Piscina({
+        filename: this.filename,
+        minThreads: limits.coreThreadPoolSize,
+        maxThreads: limits.maxThreadPoolSize,
+        idleTimeout: 0,
+        concurrentTasksPerWorker: 1,
+        ...(config.workerData !== undefined ? { workerData: config.workerData } : {}),
+        ...(resourceLimits !== undefined ? { resourceLimits } : {}),
+        ...(execArgv !== undefined ? { execArgv: [...execArgv] } : {}),
+      });
+      // A worker that fails with no task to fail is reported, never an uncaught 'error'.
+      pool.on('error', (error: unknown) => {
+        process.emitWarning(`PoolBulkhead '${name}': a worker thread failed: ${error instanceof Error ? error.message : String(error)}`, {
+          type: 'BreakwaterWorkerWarning',
+        });
+      });
+      this.#piscina = pool;
+      return pool;
+    });
+    // A failed load surfaces in run() and close(); it is never an unhandled rejection by itself.
+    this.#ready.catch(() => {});
+  }
+
+  /** Worker threads alive (piscina's count), once the pool is up. */
+  protected override get threadPoolSize(): number {
+    return this.#piscina?.threads.length ?? 0;
+  }
+
+  /**
+   * Resolves once the worker module's threads are being started (piscina loaded and the core
+   * threads spawned); `run` does not need it, it only lets a caller warm the pool up.
+   *
+   * @example
+   * ```ts
+   * await pool.ready();
+   * ```
+   */
+  async ready(): Promise<void> {
+    await this.#ready;
+  }
+
+  /**
+   * Sends `payload` to a worker (now, or after waiting in the queue) and resolves with what the
+   * worker's export returned. Rejects with {@link BulkheadFullError} when the pool is full or
+   * closed, and with the signal's reason when `options.signal` aborts (a running task's thread is
+   * terminated and replaced). Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * const n = await pool.run({ n: 40 }, { name: 'fib', signal: AbortSignal.timeout(1000) });
+   * ```
+   */
+  run(payload: T, options?: WorkerRunOptions): Promise<R> {
+    let signal: AbortSignal;
+    try {
+      signal = toContext(options).signal;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.admitCall<R>(payload, options, signal);
+  }
+
+  /**
+   * The same as {@link run}.
+   *
+   * @example
+   * ```ts
+   * await pool.submit({ n: 40 });
+   * ```
+   */
+  submit(payload: T, options?: WorkerRunOptions): Promise<R> {
+    return this.run(payload, options);
+  }
+
+  protected start(payload: T, options: WorkerRunOptions | undefined, signal: AbortSignal): Promise<unknown> {
+    const runOptions = {
+      ...(options?.name !== undefined ? { name: options.name } : {}),
+      ...(options?.transferList !== undefined ? { transferList: [...options.transferList] as never } : {}),
+      ...(signal !== NEVER_ABORTED ? { signal } : {}),
+    };
+    const send = (pool: Piscina): Promise<unknown> =>
+      pool.run(payload, runOptions).catch((error: unknown) => {
+        // piscina rejects an aborted task with its own AbortError; the caller gets its reason.
+        throw signal.aborted ? signal.reason : error;
+      });
+    return this.#piscina !== undefined ? send(this.#piscina) : this.#ready.then(send);
+  }
+
+  protected override async onClosed(): Promise<void> {
+    const pool = await this.#ready;
+    await pool.destroy();
+  }
+}
