@@ -87,7 +87,14 @@ export class RetryBudget {
     this.#counts = new SlidingCounts(SLICES, ttl / SLICES);
   }
 
-  /** Counts one call (a `Retry` does it once per `execute`, before the first attempt). */
+  /**
+   * Counts one call (a `Retry` does it once per `execute`, before the first attempt).
+   *
+   * @example
+   * ```ts
+   * budget.recordCall(); // in a hand-written retry loop, once per logical call
+   * ```
+   */
   recordCall(): void {
     this.#counts.addCall(this.#clock.now());
   }
@@ -95,6 +102,11 @@ export class RetryBudget {
   /**
    * Takes one retry from the budget if it allows one; `false` (counted in `retriesRefused`)
    * means the caller should give up now.
+   *
+   * @example
+   * ```ts
+   * if (!budget.tryRetry()) throw lastError;
+   * ```
    */
   tryRetry(): boolean {
     const now = this.#clock.now();
@@ -108,7 +120,14 @@ export class RetryBudget {
     return false;
   }
 
-  /** A fresh snapshot; the window is moved to now first. */
+  /**
+   * A fresh snapshot; the window is moved to now first.
+   *
+   * @example
+   * ```ts
+   * const { retriesRefused, availableRetries } = budget.metrics;
+   * ```
+   */
   get metrics(): RetryBudgetMetrics {
     const now = this.#clock.now();
     const calls = this.#counts.calls(now);

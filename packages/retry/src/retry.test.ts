@@ -293,6 +293,56 @@ describe('Retry: results', () => {
   });
 });
 
+describe('Retry: throwing callbacks', () => {
+  it('ends the call with the error of a throwing retryOnException, counted and published once', async () => {
+    const bug = new Error('predicate bug');
+    const r = retry({
+      waitDuration: 0,
+      retryOnException: () => {
+        throw bug;
+      },
+    });
+    const events: unknown[] = [];
+    r.on('*', (e) => events.push(e));
+    const { fn, starts } = scripted(clock, [{ reject: 'x' }]);
+    await expect(r.execute(fn)).rejects.toBe(bug);
+    expect(starts).toHaveLength(1);
+    expect(events).toEqual([{ type: 'error', name: 'pg', at: 0, attempts: 1, error: bug }]);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
+  });
+
+  it('ends the call with the error of a throwing consumeResultBeforeRetryAttempt, before any wait', async () => {
+    const bug = new Error('consumer bug');
+    const r = retry({
+      waitDuration: 100,
+      retryOnResult: () => true,
+      consumeResultBeforeRetryAttempt: () => {
+        throw bug;
+      },
+    });
+    const { fn, starts } = scripted(clock, [{ value: 'busy' }]);
+    await expect(r.execute(fn)).rejects.toBe(bug);
+    expect(starts).toHaveLength(1);
+  });
+
+  it('judges the last attempt with a throwing predicate too (when p-retry stops on its own)', async () => {
+    const bug = new Error('late bug');
+    let calls = 0;
+    const r = retry({
+      maxAttempts: 2,
+      waitDuration: 0,
+      retryOnException: () => {
+        if (++calls === 2) throw bug;
+        return true;
+      },
+    });
+    const { fn, starts } = scripted(clock, [{ reject: 'x' }]);
+    await expect(r.execute(fn)).rejects.toBe(bug);
+    expect(starts).toHaveLength(2);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+  });
+});
+
 describe('Retry: waits', () => {
   it('waits intervalFunction(attempt) after attempt n', async () => {
     const r = retry({ maxAttempts: 5, intervalFunction: IntervalFunction.ofExponentialBackoff(100, 2) });
