@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { CallNotPermittedError, MaxRetriesExceededError, VirtualClock, type CallContext } from '@breakwater/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Retry, type RetryConfig } from './index.js';
+import { Retry, RetryBudget, type RetryConfig } from './index.js';
 
 class Fatal extends Error {}
 
@@ -23,6 +23,8 @@ interface Scenario {
   readonly steps: readonly Step[];
   /** When the caller aborts (its timer is set before the call starts); none if undefined. */
   readonly abortAt: number | undefined;
+  /** A budget that allows exactly this many retries (its floor; ratio 0); none if undefined. */
+  readonly budgetRetries: number | undefined;
 }
 
 /** What is thrown for step `i` of kind `kind`: a distinct value per step, so identity can be checked. */
@@ -83,7 +85,7 @@ function model(s: Scenario): Expected {
       events.push({ type: 'ignoredError' });
       return { ending: { kind: 'error', step: index }, starts, events, retried: attempt > 1, succeeded: false };
     }
-    if (attempt === s.maxAttempts) {
+    if (attempt === s.maxAttempts || (s.budgetRetries !== undefined && attempt - 1 >= s.budgetRetries)) {
       events.push({ type: 'error', attempts: attempt });
       const ending: Ending = !isResult
         ? { kind: 'error', step: index }
@@ -118,6 +120,7 @@ const scenarioArb = (withAbort: boolean): fc.Arbitrary<Scenario> =>
       retryCallNotPermitted: fc.boolean(),
       steps: fc.array(stepArb, { minLength: 1, maxLength: 7 }),
       abortAt: withAbort ? fc.integer({ min: 1, max: 2500 }) : fc.constant(undefined),
+      budgetRetries: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
     }),
   );
 
@@ -131,6 +134,8 @@ async function play(s: Scenario) {
     ignoreExceptions: [Fatal],
     retryCallNotPermitted: s.retryCallNotPermitted,
     failAfterMaxAttempts: s.failAfterMaxAttempts,
+    // The whole call takes less than the budget's ttl, so its floor is all there is.
+    ...(s.budgetRetries !== undefined ? { budget: new RetryBudget({ clock, ratio: 0, minRetriesPerSecond: s.budgetRetries / 10, ttl: 10_000 }) } : {}),
     ...(s.retryBusy ? { retryOnResult: (v: unknown) => v === 'busy' } : {}),
     ...(typeof s.waits === 'number' ? { waitDuration: s.waits } : { intervalFunction: (attempt: number) => (s.waits as readonly number[])[attempt - 1]! }),
   };

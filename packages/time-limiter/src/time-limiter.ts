@@ -63,7 +63,14 @@ export class TimeLimiter implements Policy, Observable<TimeLimiterEvents> {
     };
   }
 
-  /** The time-out in ms. */
+  /**
+   * The time-out in ms.
+   *
+   * @example
+   * ```ts
+   * new TimeLimiter('pg', { timeoutDuration: '2s' }).timeoutDuration; // 2000
+   * ```
+   */
   get timeoutDuration(): number {
     return this.#host.timeoutMs;
   }
