@@ -82,6 +82,9 @@ export class PaymentGateway {
               if (outcome.fail) reject(new GatewayError(503));
               else resolve({ orderId: req.orderId, approvedAt: this.#clock.now() });
             }, outcome.latency);
+      // Like the socket of a real call, a pending gateway call keeps the process alive
+      // (the system clock's timers are unref'd; a VirtualClock's have no ref).
+      (timer as { ref?: () => void } | undefined)?.ref?.();
     });
   }
 }
