@@ -1,7 +1,9 @@
 import { CallNotPermittedError, IllegalStateTransitionError } from '@breakwater/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { STATES } from './states.js';
-import { BoomError, breakerOnClock, counts, IgnoredError } from './test-support.js';
+import { BoomError, breakerOnClock, counts, IgnoredError, expectNoLeakedTimers } from './test-support.js';
+
+afterEach(expectNoLeakedTimers);
 
 // The configuration of Resilience4j's CircuitBreakerStateMachineTest, in our words:
 // a 5 s time window with a minimum of 5 calls, 4 half-open permits, 4 s slow threshold.

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { CircuitBreakerRegistry } from './registry.js';
-import { BoomError, breakerOnClock } from './test-support.js';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+
+afterEach(expectNoLeakedTimers);
 
 const fail = (b: CircuitBreaker, n = 1) => {
   for (let i = 0; i < n; i++) b.onError(0, new BoomError());

@@ -1,7 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { CallNotPermittedError } from '@breakwater/core';
-import { describe, expect, it } from 'vitest';
-import { BoomError, breakerOnClock } from './test-support.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+
+afterEach(expectNoLeakedTimers);
 
 const config = { slidingWindowSize: 4, minimumNumberOfCalls: 4, slowCallDurationThreshold: 1000, waitDurationInOpenState: 10_000 } as const;
 

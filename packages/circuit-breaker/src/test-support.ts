@@ -1,11 +1,25 @@
 import { VirtualClock } from '@breakwater/core';
+import { expect } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
 
+const clocks: VirtualClock[] = [];
+
+/**
+ * For `afterEach`: every clock a test made has no timer left (no leaked timer), and is forgotten.
+ * A test that leaves a timer on purpose must clear it (move the breaker out of its state) first.
+ */
+export function expectNoLeakedTimers(): void {
+  const leaks = clocks.map((c) => c.pendingTimers);
+  clocks.length = 0;
+  expect(leaks.filter((n) => n > 0)).toEqual([]);
+}
+
 /** A breaker on a fresh VirtualClock, and every event it publishes, in order. */
 export function breakerOnClock(config: CircuitBreakerConfig = {}, name = 'test') {
   const clock = new VirtualClock();
+  clocks.push(clock);
   const breaker = new CircuitBreaker(name, { ...config, clock });
   const events: string[] = [];
   breaker.on('*', (e) => {
