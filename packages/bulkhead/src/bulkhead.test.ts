@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { BulkheadFullError, VirtualClock } from '@breakwater/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bulkhead, BulkheadRegistry, type BulkheadConfig } from './index.js';
+import { deferred, flush, track } from './test-helpers.js';
 
 let clock: VirtualClock;
 beforeEach(() => {
@@ -12,29 +13,6 @@ afterEach(() => {
 });
 
 const bulkhead = (config: BulkheadConfig = {}) => new Bulkhead('test', { clock, ...config });
-
-/** A promise to resolve or reject by hand. */
-function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Follows a promise's state without awaiting it. */
-function track<T>(p: Promise<T>) {
-  const t: { state: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
-  p.then(
-    (value) => Object.assign(t, { state: 'fulfilled', value }),
-    (error: unknown) => Object.assign(t, { state: 'rejected', error }),
-  );
-  return t;
-}
-
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('Bulkhead — Resilience4j SemaphoreBulkheadTest scenarios', () => {
   it('counts permits and publishes permitted, rejected and finished in order', () => {
