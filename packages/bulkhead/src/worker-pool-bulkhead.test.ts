@@ -1,0 +1,154 @@
+import { getEventListeners } from 'node:events';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { BulkheadFullError } from '@breakwater/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PoolBulkhead, WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './index.js';
+
+// Real worker threads on real time: these tests wait for outcomes (messages, events), never for durations.
+const filename = new URL('../test/fixtures/tasks.mjs', import.meta.url);
+
+type Payload =
+  | { op: 'square'; value: number }
+  | { op: 'thread' }
+  | { op: 'workerData' }
+  | { op: 'throw'; message: string }
+  | { op: 'hold'; port: MessagePort };
+
+const pools: WorkerPoolBulkhead<Payload | number, unknown>[] = [];
+const ports: MessagePort[] = [];
+afterEach(async () => {
+  for (const port of ports.splice(0)) port.close();
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+const workers = (config: Partial<WorkerPoolBulkheadConfig> = {}) => {
+  const pool = PoolBulkhead.workers<Payload | number, unknown>('cpu', { filename, maxThreadPoolSize: 2, coreThreadPoolSize: 1, queueCapacity: 1, ...config });
+  pools.push(pool);
+  return pool;
+};
+
+/** A task that runs until `release(message)` is called. */
+function holdTask(pool: WorkerPoolBulkhead<Payload | number, unknown>, options: { signal?: AbortSignal } = {}) {
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1);
+  const result = pool.run({ op: 'hold', port: port2 }, { transferList: [port2], ...options });
+  return { result, release: (message: unknown) => port1.postMessage(message) };
+}
+
+/** Resolves on the pool's next event of `type`. */
+const next = (pool: WorkerPoolBulkhead<Payload | number, unknown>, type: 'callPermitted' | 'callFinished' | 'callRejected') =>
+  new Promise<void>((resolve) => {
+    const off = pool.on(type, () => {
+      off();
+      resolve();
+    });
+  });
+
+describe('PoolBulkhead.workers — real worker threads', () => {
+  it('runs a payload in a worker: the default export, a named export, workerData', async () => {
+    const pool = workers({ workerData: { region: 'eu' } });
+    expect(pool).toBeInstanceOf(WorkerPoolBulkhead);
+    expect(pool.kind).toBe('poolBulkhead');
+    expect(pool.name).toBe('cpu');
+    await expect(pool.run({ op: 'square', value: 7 })).resolves.toBe(49);
+    await expect(pool.submit(21, { name: 'double' })).resolves.toBe(42);
+    await expect(pool.run({ op: 'workerData' })).resolves.toEqual({ region: 'eu' });
+    const threadId = await pool.run({ op: 'thread' });
+    expect(threadId).toBeGreaterThan(0);
+  });
+
+  it('admits like ThreadPoolExecutor with real threads: core, queue, an extra thread, then refusal', async () => {
+    const pool = workers();
+    await pool.ready();
+    const a = holdTask(pool);
+    const b = holdTask(pool); // queued: the core thread is busy and the queue has room
+    const c = holdTask(pool); // the queue is full: an extra thread
+    const refused = await pool.run({ op: 'square', value: 2 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BulkheadFullError);
+    expect(refused).toMatchObject({ bulkheadName: 'cpu', message: "Bulkhead 'cpu' is full and does not permit further calls" });
+    expect(pool.metrics).toMatchObject({ activeCount: 2, queueDepth: 1, remainingQueueCapacity: 0, maximumThreadPoolSize: 2, coreThreadPoolSize: 1 });
+    const bStarts = next(pool, 'callPermitted');
+    a.release('a');
+    await expect(a.result).resolves.toBe('a');
+    await bStarts;
+    expect(pool.metrics).toMatchObject({ activeCount: 2, queueDepth: 0 });
+    b.release('b');
+    c.release('c');
+    await expect(Promise.all([b.result, c.result])).resolves.toEqual(['b', 'c']);
+    expect(pool.metrics).toMatchObject({ activeCount: 0, queueDepth: 0 });
+  });
+
+  it('two tasks admitted at once run on two different threads', async () => {
+    const pool = workers({ coreThreadPoolSize: 2, queueCapacity: 0 });
+    const a = holdTask(pool);
+    const b = holdTask(pool);
+    expect(pool.metrics.activeCount).toBe(2);
+    const ids = pool.run({ op: 'thread' }).catch((e: unknown) => e);
+    await expect(ids).resolves.toBeInstanceOf(BulkheadFullError);
+    a.release('x');
+    b.release('y');
+    await Promise.all([a.result, b.result]);
+    const [t1, t2] = await Promise.all([pool.run({ op: 'thread' }), pool.run({ op: 'thread' })]);
+    expect(t1).not.toBe(t2);
+  });
+
+  it('an error thrown in the worker rejects the call, with its message', async () => {
+    const pool = workers();
+    await expect(pool.run({ op: 'throw', message: 'bad input' })).rejects.toThrow('bad input');
+    await expect(pool.run({ op: 'square', value: 3 })).resolves.toBe(9);
+    expect(pool.metrics.activeCount).toBe(0);
+  });
+
+  it('an aborted queued task leaves the queue; an aborted running task has its thread replaced', async () => {
+    const pool = workers({ maxThreadPoolSize: 1, coreThreadPoolSize: 1, queueCapacity: 2 });
+    const running = new AbortController();
+    const queued = new AbortController();
+    const a = holdTask(pool, { signal: running.signal });
+    const b = holdTask(pool, { signal: queued.signal });
+    expect(pool.metrics).toMatchObject({ activeCount: 1, queueDepth: 1 });
+    queued.abort(new Error('not needed'));
+    await expect(b.result).rejects.toThrow('not needed');
+    expect(pool.metrics.queueDepth).toBe(0);
+    running.abort('user left');
+    await expect(a.result).rejects.toBe('user left');
+    expect(pool.metrics.activeCount).toBe(0);
+    await expect(pool.run({ op: 'square', value: 5 })).resolves.toBe(25);
+    expect(getEventListeners(running.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(queued.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a long-lived signal keeps no listener after its tasks end', async () => {
+    const pool = workers();
+    const { signal } = new AbortController();
+    await Promise.all([pool.run({ op: 'square', value: 1 }, { signal }), pool.run({ op: 'square', value: 2 }, { signal })]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('close rejects the queue, refuses new work, lets running tasks finish, then stops the threads', async () => {
+    const pool = workers({ maxThreadPoolSize: 1, coreThreadPoolSize: 1, queueCapacity: 2 });
+    const a = holdTask(pool);
+    const queued = pool.run({ op: 'square', value: 4 });
+    let closed = false;
+    const closing = pool.close().then(() => (closed = true));
+    await expect(queued).rejects.toThrow("Bulkhead 'cpu' is closed; the call was queued and never ran");
+    await expect(pool.run({ op: 'square', value: 4 })).rejects.toThrow(BulkheadFullError);
+    expect(closed).toBe(false);
+    a.release('done');
+    await expect(a.result).resolves.toBe('done');
+    await closing;
+    expect(pool.metrics).toMatchObject({ activeCount: 0, queueDepth: 0, threadPoolSize: 0 });
+  });
+
+  it('checks its options like every component', () => {
+    expect(() => PoolBulkhead.workers('cpu', {} as WorkerPoolBulkheadConfig)).toThrow(
+      new TypeError("PoolBulkhead 'cpu': filename must be the path or file URL of a worker module, got undefined"),
+    );
+    expect(() => PoolBulkhead.workers('cpu', { filename, coreThreadPoolSize: 3, maxThreadPoolSize: 2 })).toThrow(
+      new RangeError("PoolBulkhead 'cpu': coreThreadPoolSize must be an integer in [1, 2] (maxThreadPoolSize), got 3"),
+    );
+    expect(() => PoolBulkhead.workers('cpu', { filename, threads: 2 } as WorkerPoolBulkheadConfig)).toThrow(/unknown option 'threads'/);
+    expect(() => PoolBulkhead.workers('cpu', { filename, execArgv: [1] } as unknown as WorkerPoolBulkheadConfig)).toThrow(
+      "PoolBulkhead 'cpu': execArgv must be an array of strings, got an array",
+    );
+  });
+});
