@@ -30,6 +30,18 @@ describe('the built packages', () => {
     expect(cjs).toEqual(esm);
   });
 
+  it('breakwater/testing loads with import and with require', () => {
+    expect(exportsOf('breakwater/testing', 'require')).toEqual(exportsOf('breakwater/testing', 'import'));
+    expect(exportsOf('breakwater/testing', 'import')).toContain('scriptedBackend');
+  });
+
+  it('the umbrella has every export of every policy package', () => {
+    const umbrellaExports = new Set(exportsOf('breakwater', 'import'));
+    for (const pkg of packages.filter((p) => p.name.startsWith('@breakwater/') && p.name !== '@breakwater/testing')) {
+      for (const name of exportsOf(pkg.name, 'import')) expect(umbrellaExports.has(name), `${pkg.name} ${name}`).toBe(true);
+    }
+  });
+
   it.each(packages)('$name has an exports map with types, import and require', (pkg) => {
     const root = pkg.exports['.'] as { import: { types: string }; require: { types: string } };
     expect(root.import.types).toMatch(/\.d\.ts$/);

@@ -1,1 +1,21 @@
-export {};
+/**
+ * Breakwater: composable resilience for TypeScript. This umbrella re-exports every policy
+ * package, the builder and the core, so one import does:
+ *
+ * @example
+ * ```ts
+ * import { decorate, Retry, CircuitBreaker, TimeLimiter } from 'breakwater';
+ * const pay = decorate().withRetry(new Retry('pg')).withCircuitBreaker(new CircuitBreaker('pg')).withTimeLimiter(new TimeLimiter('pg'));
+ * ```
+ *
+ * The test helpers (which need fast-check) are at `breakwater/testing`.
+ * @packageDocumentation
+ */
+export * from '@breakwater/core';
+export * from '@breakwater/circuit-breaker';
+export * from '@breakwater/time-limiter';
+export * from '@breakwater/retry';
+export * from '@breakwater/bulkhead';
+export * from '@breakwater/rate-limiter';
+export * from '@breakwater/decorators';
+export { fromConfig, type BreakwaterRegistries, type FromConfigOptions } from './from-config.js';
