@@ -1,6 +1,13 @@
 import type { PoolLimits } from './config.js';
 
-/** What a pool does with a new call: run it now, queue it, or refuse it. */
+/**
+ * What a pool does with a new call: run it now, queue it, or refuse it.
+ *
+ * @example
+ * ```ts
+ * const decision: Admission = admit(pool.metrics.activeCount, pool.metrics.queueDepth, limits);
+ * ```
+ */
 export type Admission = 'run' | 'queue' | 'reject';
 
 /**

@@ -261,17 +261,19 @@ export class Bulkhead implements Policy {
       this.onComplete();
       return Promise.reject(error);
     }
-    return Promise.resolve(value).then(
-      (result) => {
-        this.onComplete();
-        return result;
-      },
-      (error: unknown) => {
-        this.onComplete();
-        throw error;
-      },
-    );
+    return Promise.resolve(value).then(this.#completed, this.#failed) as Promise<T>;
   }
+
+  // Bound once: a call allocates no closure to give its slot back.
+  readonly #completed = (result: unknown): unknown => {
+    this.onComplete();
+    return result;
+  };
+
+  readonly #failed = (error: unknown): never => {
+    this.onComplete();
+    throw error;
+  };
 
   #enqueue(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {

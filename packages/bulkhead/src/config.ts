@@ -22,7 +22,15 @@ export interface BulkheadConfig {
   readonly clock?: Clock | undefined;
 }
 
-/** What {@link Bulkhead.changeConfig} can change at run time. */
+/**
+ * What {@link Bulkhead.changeConfig} can change at run time.
+ *
+ * @example
+ * ```ts
+ * const evening: BulkheadConfigChange = { maxConcurrentCalls: 50, maxWaitDuration: '20ms' };
+ * db.changeConfig(evening);
+ * ```
+ */
 export interface BulkheadConfigChange {
   readonly maxConcurrentCalls?: number | undefined;
   readonly maxWaitDuration?: Duration | undefined;
@@ -85,7 +93,14 @@ export interface PoolBulkheadConfig {
   readonly clock?: Clock | undefined;
 }
 
-/** A pool's limits once checked. */
+/**
+ * A pool's limits, as {@link admit} reads them.
+ *
+ * @example
+ * ```ts
+ * const limits: PoolLimits = { coreThreadPoolSize: 2, maxThreadPoolSize: 4, queueCapacity: 10 };
+ * ```
+ */
 export interface PoolLimits {
   readonly coreThreadPoolSize: number;
   readonly maxThreadPoolSize: number;

@@ -5,6 +5,11 @@
  * - `callRejected`: the bulkhead refused a call (full, waited too long, or closed). A call whose own
  *   signal aborted is not a rejection and publishes nothing.
  * - `callFinished`: a permitted call ended and gave its slot back.
+ *
+ * @example
+ * ```ts
+ * db.on('callRejected', (e: EventOf<BulkheadEvents, 'callRejected'>) => log.warn(`${e.name} full at ${e.at}`));
+ * ```
  */
 export type BulkheadEvents = {
   callPermitted: Record<never, never>;

@@ -127,17 +127,19 @@ export abstract class PoolCore<A, B> {
     } catch (error) {
       running = Promise.reject(error);
     }
-    return Promise.resolve(running).then(
-      (value) => {
-        this.#finish();
-        return value;
-      },
-      (error: unknown) => {
-        this.#finish();
-        throw error;
-      },
-    );
+    return Promise.resolve(running).then(this.#completed, this.#failed);
   }
+
+  // Bound once: a call allocates no closure to give its slot back.
+  readonly #completed = (value: unknown): unknown => {
+    this.#finish();
+    return value;
+  };
+
+  readonly #failed = (error: unknown): never => {
+    this.#finish();
+    throw error;
+  };
 
   /** A call ended: its slot goes to the oldest queued call, or becomes free. */
   #finish(): void {

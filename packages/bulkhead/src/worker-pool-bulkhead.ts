@@ -23,7 +23,14 @@ export interface WorkerPoolBulkheadConfig extends PoolBulkheadConfig {
   readonly execArgv?: readonly string[] | undefined;
 }
 
-/** Options of one {@link WorkerPoolBulkhead.run}. */
+/**
+ * Options of one {@link WorkerPoolBulkhead.run}.
+ *
+ * @example
+ * ```ts
+ * const options: WorkerRunOptions = { name: 'thumbnail', signal: AbortSignal.timeout(2000), transferList: [buffer] };
+ * ```
+ */
 export interface WorkerRunOptions {
   /** The worker module's export to call (default: its default export). */
   readonly name?: string | undefined;

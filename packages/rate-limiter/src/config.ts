@@ -1,6 +1,13 @@
 import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
 
-/** What a decorated call ended with, as `drainPermissionsOnResult` sees it. */
+/**
+ * What a decorated call ended with, as `drainPermissionsOnResult` sees it.
+ *
+ * @example
+ * ```ts
+ * const tooMany = (o: CallOutcome) => 'error' in o && (o.error as { status?: number }).status === 429;
+ * ```
+ */
 export type CallOutcome = { readonly error: unknown } | { readonly result: unknown };
 
 /**

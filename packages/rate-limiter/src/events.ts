@@ -6,6 +6,11 @@
  *   reservation is made.
  * - `failedAcquire`: a caller was refused `permits`; `waitMs` is the wait it would have needed.
  * - `drained`: `drainPermissions()` took the `permits` left in the cycle (0 when none were left).
+ *
+ * @example
+ * ```ts
+ * limiter.on('failedAcquire', (e: EventOf<RateLimiterEvents, 'failedAcquire'>) => log.info(`${e.name}: retry in ${e.waitMs} ms`));
+ * ```
  */
 export type RateLimiterEvents = {
   successfulAcquire: { readonly permits: number; readonly waitMs: number };

@@ -6,6 +6,12 @@
  * `[origin + c·period, origin + (c+1)·period)`. Each cycle brings at most `limitForPeriod`
  * permissions (what a quiet cycle leaves unused is lost: no burst carry-over); `permissions`
  * goes negative when callers reserve permissions of cycles to come.
+ *
+ * @example
+ * ```ts
+ * const s: RateLimiterState = nextState(initialState(10, 1000, 0), 3, 0, 250);
+ * s.permissions; // 7
+ * ```
  */
 export interface RateLimiterState {
   /** Permissions a cycle brings (the limit in force; a change counts from the next refill). */
