@@ -186,7 +186,9 @@ describe('RateLimiter — permits', () => {
     await expect(rl.acquirePermission(4)).rejects.toThrow(new RangeError("RateLimiter 'bulk': acquirePermission(permits) must be an integer in [1, 3] (limitForPeriod), got 4"));
     await expect(rl.acquirePermission(0)).rejects.toThrow(RangeError);
     await expect(rl.acquirePermission(1.5)).rejects.toThrow(RangeError);
-    await expect(rl.acquirePermission('2' as unknown as number)).rejects.toThrow(TypeError);
+    await expect(rl.acquirePermission('2' as unknown as number)).rejects.toThrow(
+      new TypeError("RateLimiter 'bulk': acquirePermission(permits) must be a number, got '2'"),
+    );
     expect(() => rl.reservePermission(4)).toThrow(RangeError);
     expect(() => rl.withPermits(4)).toThrow(/withPermits\(permits\) must be an integer in \[1, 3\]/);
     expect(rl.metrics.availablePermissions).toBe(3);
@@ -207,7 +209,9 @@ describe('RateLimiter — permits', () => {
     const rl = new RateLimiter('bulk', { limitForPeriod: 5, clock });
     const heavy = rl.withPermits(4);
     rl.changeLimitForPeriod(2);
-    await expect(heavy.execute(() => 1)).rejects.toThrow(RangeError);
+    await expect(heavy.execute(() => 1)).rejects.toThrow(
+      new RangeError("RateLimiter 'bulk': withPermits(4): permits must be an integer in [1, 2] (limitForPeriod), got 4"),
+    );
   });
 });
 

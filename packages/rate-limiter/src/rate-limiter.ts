@@ -1,4 +1,5 @@
 import {
+  describeValue,
   EventPublisher,
   LinkedQueue,
   NEVER_ABORTED,
@@ -140,7 +141,7 @@ export class RateLimiter implements Policy {
   acquirePermission(permits = 1, options?: ExecuteOptions): Promise<void> {
     let signal: AbortSignal;
     try {
-      this.#checkPermits('acquirePermission', permits);
+      this.#checkPermits('acquirePermission(permits)', permits);
       signal = toContext(options).signal;
     } catch (error) {
       return Promise.reject(error);
@@ -161,7 +162,7 @@ export class RateLimiter implements Policy {
    * ```
    */
   reservePermission(permits = 1): number {
-    this.#checkPermits('reservePermission', permits);
+    this.#checkPermits('reservePermission(permits)', permits);
     const wait = this.#reserve(permits);
     if (wait < 0) {
       this.#failed(permits);
@@ -254,9 +255,9 @@ export class RateLimiter implements Policy {
    * ```
    */
   withPermits(permits: number): RateLimiterPolicy {
-    this.#checkPermits('withPermits', permits);
+    this.#checkPermits('withPermits(permits)', permits);
     const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> =>
-      this.#execute(fn, options, permits, `withPermits(${permits}).execute`);
+      this.#execute(fn, options, permits, `withPermits(${permits}): permits`);
     return {
       name: this.name,
       kind: 'rateLimiter',
@@ -406,15 +407,15 @@ export class RateLimiter implements Policy {
     return this.#stackTraces ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
   }
 
-  #checkPermits(method: string, permits: number): void {
+  /** `what` names the argument in the message: `acquirePermission(permits)`, `withPermits(4): permits`. */
+  #checkPermits(what: string, permits: number): void {
+    if (permits === 1) return; // always within [1, limitForPeriod]
     if (typeof permits !== 'number') {
-      throw new TypeError(`RateLimiter '${this.name}': ${method}(permits) needs a number, got ${typeof permits}`);
+      throw new TypeError(`RateLimiter '${this.name}': ${what} must be a number, got ${describeValue(permits)}`);
     }
     const limit = this.#state.limitForPeriod;
     if (!Number.isInteger(permits) || permits < 1 || permits > limit) {
-      throw new RangeError(
-        `RateLimiter '${this.name}': ${method}(permits) must be an integer in [1, ${limit}] (limitForPeriod), got ${String(permits)}`,
-      );
+      throw new RangeError(`RateLimiter '${this.name}': ${what} must be an integer in [1, ${limit}] (limitForPeriod), got ${String(permits)}`);
     }
   }
 }
