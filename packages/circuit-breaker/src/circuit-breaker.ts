@@ -3,6 +3,7 @@ import {
   EventPublisher,
   IllegalStateTransitionError,
   ResultRecordedAsFailureError,
+  ROOT_CONTEXT,
   TimeoutError,
   toContext,
   type AnyEventOf,
@@ -88,23 +89,67 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * reject with `CallNotPermittedError`. A call whose caller aborted it (it rejects with
    * `ctx.signal.reason`) is not recorded: its permission is released.
    */
-  async execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    const ctx = toContext(options);
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    if (!this.tryAcquirePermission()) throw this.#notPermittedError();
-    const clock = this.#clock;
-    const start = clock.now();
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    // Not an async function: a native promise from `fn` is followed with one `then` (what an
+    // `await` costs, without the async function's own frame and promise); anything else goes
+    // through #settle, which awaits it as before. Nothing here throws synchronously.
+    let ctx: CallContext;
+    let start: number;
+    try {
+      if (options === undefined) ctx = ROOT_CONTEXT;
+      else {
+        ctx = toContext(options);
+        if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+      }
+      if (!this.tryAcquirePermission()) return Promise.reject(this.#notPermittedError());
+      start = this.#clock.now();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let result: T | PromiseLike<T>;
+    try {
+      result = fn(ctx);
+    } catch (error) {
+      try {
+        this.#failed(error, start, ctx);
+      } catch (thrown) {
+        return Promise.reject(thrown);
+      }
+    }
+    if (result instanceof Promise) {
+      return (result as Promise<T>).then(
+        (value) => this.#fulfilled(value, start),
+        (error: unknown) => this.#failed(error, start, ctx),
+      );
+    }
+    return this.#settle(result, start, ctx);
+  }
+
+  /** The outcome of a call whose `fn` returned something other than a native promise: awaited, then recorded. */
+  async #settle<T>(result: T | PromiseLike<T>, start: number, ctx: CallContext): Promise<T> {
     let value: T;
     try {
-      value = await fn(ctx);
+      value = await result;
     } catch (error) {
-      const elapsed = clock.now() - start;
-      if (ctx.signal.aborted && error === ctx.signal.reason) this.#ignore(error, elapsed);
-      else this.onError(elapsed, error);
-      throw error;
+      this.#failed(error, start, ctx);
     }
-    this.onResult(clock.now() - start, value);
+    return this.#fulfilled(value, start);
+  }
+
+  /** Records a call that resolved with `value` and gives the value back. */
+  #fulfilled<T>(value: T, start: number): T {
+    const now = this.#clock.now();
+    this.#resultAt(now - start, value, now);
     return value;
+  }
+
+  /** Records a call that failed with `error` (released, if its caller aborted it) and rethrows the error. */
+  #failed(error: unknown, start: number, ctx: CallContext): never {
+    const now = this.#clock.now();
+    const elapsed = now - start;
+    if (ctx !== ROOT_CONTEXT && ctx.signal.aborted && error === ctx.signal.reason) this.#ignore(error, elapsed);
+    else this.#errorAt(elapsed, error, now);
+    throw error;
   }
 
   /**
@@ -147,7 +192,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
         break;
     }
     this.#state.metrics.numberOfNotPermittedCalls++;
-    this.#events.emit('callNotPermitted', { state: this.#state.kind });
+    if (this.#events.wants('callNotPermitted')) this.#events.emit('callNotPermitted', { state: this.#state.kind });
     return false;
   }
 
@@ -177,18 +222,12 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** Records a successful call that took `durationMs`. */
   onSuccess(durationMs: number): void {
-    if (this.#publishesCalls()) this.#events.emit('success', { elapsed: durationMs });
-    this.#record(durationMs > this.config.slowCallDurationThreshold ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS);
+    this.#successAt(durationMs, this.#clock.now());
   }
 
   /** Records a resolved value: a failure if it matches `recordResult`, else a success. */
   onResult(durationMs: number, value: unknown): void {
-    const recordResult = this.config.recordResult;
-    if (recordResult !== undefined && recordResult(value)) {
-      this.#recordError(durationMs, new ResultRecordedAsFailureError(this.name, value));
-    } else {
-      this.onSuccess(durationMs);
-    }
+    this.#resultAt(durationMs, value, this.#clock.now());
   }
 
   /**
@@ -197,18 +236,38 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * slow, whatever its duration.
    */
   onError(durationMs: number, error: unknown): void {
+    this.#errorAt(durationMs, error, this.#clock.now());
+  }
+
+  // The recording itself, at `now` (the clock reading that ended the call): one reading per call end.
+
+  #successAt(durationMs: number, now: number): void {
+    if (this.#publishesCalls() && this.#events.wants('success')) this.#events.emit('success', { elapsed: durationMs });
+    this.#record(durationMs > this.config.slowCallDurationThreshold ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS, now);
+  }
+
+  #resultAt(durationMs: number, value: unknown, now: number): void {
+    const recordResult = this.config.recordResult;
+    if (recordResult !== undefined && recordResult(value)) {
+      this.#recordError(durationMs, new ResultRecordedAsFailureError(this.name, value), now);
+    } else {
+      this.#successAt(durationMs, now);
+    }
+  }
+
+  #errorAt(durationMs: number, error: unknown, now: number): void {
     const config = this.config;
     if (config.isIgnored(error)) this.#ignore(error, durationMs);
-    else if (config.isRecorded(error)) this.#recordError(durationMs, error);
+    else if (config.isRecorded(error)) this.#recordError(durationMs, error, now);
     else if (error instanceof TimeoutError) {
-      if (this.#publishesCalls()) this.#events.emit('success', { elapsed: durationMs });
-      this.#record(Outcome.SUCCESS);
-    } else this.onSuccess(durationMs);
+      if (this.#publishesCalls() && this.#events.wants('success')) this.#events.emit('success', { elapsed: durationMs });
+      this.#record(Outcome.SUCCESS, now);
+    } else this.#successAt(durationMs, now);
   }
 
   #ignore(error: unknown, elapsed: number): void {
     this.releasePermission();
-    if (this.#publishesCalls()) this.#events.emit('ignoredError', { error, elapsed });
+    if (this.#publishesCalls() && this.#events.wants('ignoredError')) this.#events.emit('ignoredError', { error, elapsed });
   }
 
   /** DISABLED records nothing and publishes no call events (as in Resilience4j). */
@@ -216,15 +275,14 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     return this.#state.kind !== 'DISABLED';
   }
 
-  #recordError(elapsed: number, error: unknown): void {
-    if (this.#publishesCalls()) this.#events.emit('error', { error, elapsed });
+  #recordError(elapsed: number, error: unknown, now: number): void {
+    if (this.#publishesCalls() && this.#events.wants('error')) this.#events.emit('error', { error, elapsed });
     const slow = !(error instanceof TimeoutError) && elapsed > this.config.slowCallDurationThreshold;
-    this.#record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR);
+    this.#record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR, now);
   }
 
-  #record(outcome: Outcome): void {
+  #record(outcome: Outcome, now: number): void {
     const state = this.#state;
-    const now = this.#clock.now();
     switch (state.kind) {
       case 'CLOSED': {
         const exceeded = state.metrics.record(outcome, now);
