@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * An opaque handle returned by {@link Clock.setTimeout}; only the clock that made it reads it.
  *
@@ -93,6 +95,7 @@ class LongTimeout {
  * ```
  */
 export const systemClock: Clock = {
+  // perf_hooks' `performance`, held here: the global `performance` is a lazy getter, read on every call otherwise.
   now: () => performance.now(),
   setTimeout(fn, ms) {
     if (ms > MAX_NODE_DELAY) return new LongTimeout(fn, ms);
