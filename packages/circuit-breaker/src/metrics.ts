@@ -69,16 +69,31 @@ export function judge(totals: WindowTotals, t: Thresholds): Exceeded {
  */
 export class StateMetrics {
   numberOfNotPermittedCalls = 0;
+  /**
+   * When the last verdict was 0 (both rates judged, both below their thresholds): 0 for a count
+   * window, the second (`floor(now / 1000)`) it was given in for a time window; NaN otherwise.
+   * A plain success recorded after such a verdict — at any time in a count window, in that same
+   * second in a time window (no bucket can have fallen out) — lowers or keeps both rates and
+   * keeps the minimum met, so the verdict is still 0 and is not worked out again.
+   */
+  #clearSince = NaN;
+  readonly #timeBased: boolean;
 
   constructor(
     readonly window: SlidingWindow,
     readonly thresholds: Thresholds,
-  ) {}
+  ) {
+    this.#timeBased = !(window instanceof CountWindow);
+  }
 
   /** Records an outcome and returns the verdict on the window after it. */
   record(outcome: Outcome, now: number): Exceeded {
     this.window.record(outcome, now);
-    return judge(this.window, this.thresholds);
+    const since = this.#timeBased ? Math.floor(now / 1000) : 0;
+    if (outcome === 0 && this.#clearSince === since) return 0;
+    const verdict = judge(this.window, this.thresholds);
+    this.#clearSince = verdict === 0 ? since : NaN;
+    return verdict;
   }
 
   /** A plain snapshot at `now`. */

@@ -26,11 +26,15 @@ export class CountWindow implements SlidingWindow {
   }
 
   record(outcome: Outcome): void {
-    if (this.calls === this.size) this.#count(this.#ring[this.#next]!, -1);
-    else this.calls++;
-    this.#ring[this.#next] = outcome;
-    this.#count(outcome, 1);
-    this.#next = this.#next + 1 === this.size ? 0 : this.#next + 1;
+    const ring = this.#ring;
+    const i = this.#next;
+    if (this.calls === this.size) {
+      const evicted = ring[i]!;
+      if (evicted !== 0) this.#count(evicted, -1);
+    } else this.calls++;
+    ring[i] = outcome;
+    if (outcome !== 0) this.#count(outcome, 1);
+    this.#next = i + 1 === this.size ? 0 : i + 1;
   }
 
   at(): WindowTotals {
