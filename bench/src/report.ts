@@ -1,0 +1,227 @@
+import type { Side } from './harness.js';
+
+/** A case's measured figure. */
+export interface CaseResult {
+  readonly name: string;
+  readonly side: Side;
+  /** Median ns per operation. */
+  readonly ns: number;
+  readonly informational?: boolean | undefined;
+}
+
+/** A row's measured figures: its floor and every case. */
+export interface RowResult {
+  readonly id: string;
+  readonly title: string;
+  readonly floor: CaseResult;
+  readonly cases: readonly CaseResult[];
+}
+
+/** A heap figure of row 9. */
+export interface MemoryResult {
+  readonly id: string;
+  readonly name: string;
+  readonly bytes: number;
+}
+
+/** Everything one run measured. */
+export interface Results {
+  readonly rows: readonly RowResult[];
+  readonly memory: readonly MemoryResult[];
+}
+
+/** A target's verdict: whether it holds, and the figures it was judged on, in words. */
+export interface Verdict {
+  readonly target: string;
+  readonly pass: boolean;
+  readonly detail: string;
+}
+
+/** A target: judged on one run's results. */
+export interface Target {
+  readonly description: string;
+  judge(results: Results): Verdict;
+}
+
+function row(results: Results, id: string): RowResult {
+  const found = results.rows.find((r) => r.id === id);
+  if (found === undefined) throw new Error(`no row '${id}' in the results`);
+  return found;
+}
+
+/** The fastest peer of a row (informational peers included: the best a user can configure). */
+export function bestPeer(r: RowResult): CaseResult | undefined {
+  let best: CaseResult | undefined;
+  for (const c of r.cases) if (c.side === 'peer' && (best === undefined || c.ns < best.ns)) best = c;
+  return best;
+}
+
+/** The Breakwater cases a row's target judges (the informational ones are shown, not judged). */
+export function judgedBreakwater(r: RowResult): CaseResult[] {
+  return r.cases.filter((c) => c.side === 'breakwater' && c.informational !== true);
+}
+
+/** ns over the row's floor (never below 0: a figure under the floor is noise, and costs nothing). */
+export function overhead(r: RowResult, c: CaseResult): number {
+  return Math.max(0, c.ns - r.floor.ns);
+}
+
+const ns = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+/**
+ * Breakwater's overhead over the floor is at most `factor` × the best peer's, for every judged
+ * Breakwater case of the row (`factor` 1: "≤ the best peer's"; 0.5: "≤ half the best peer's").
+ */
+export function overheadAtMost(id: string, factor: number): Target {
+  const description = factor === 1 ? `row ${id}: Breakwater's overhead ≤ the best peer's` : `row ${id}: Breakwater's overhead ≤ ${factor} × the best peer's`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const peer = bestPeer(r);
+      if (peer === undefined) return { target: description, pass: false, detail: 'no peer measured' };
+      const allowed = factor * overhead(r, peer);
+      const parts: string[] = [];
+      let pass = true;
+      for (const c of judgedBreakwater(r)) {
+        const o = overhead(r, c);
+        pass &&= o <= allowed;
+        parts.push(`${c.name}: +${ns(o)} ns`);
+      }
+      if (parts.length === 0) return { target: description, pass: false, detail: 'no Breakwater case measured' };
+      return { target: description, pass, detail: `${parts.join(', ')}; ${peer.name}: +${ns(overhead(r, peer))} ns (allowed ≤ ${ns(allowed)} ns)` };
+    },
+  };
+}
+
+/** Every judged Breakwater case of the row is at least `factor` × faster (ns per operation) than the best peer. */
+export function fasterBy(id: string, factor: number): Target {
+  const description = `row ${id}: Breakwater ≥ ${factor}× faster than the best peer`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const peer = bestPeer(r);
+      const judged = judgedBreakwater(r);
+      if (peer === undefined || judged.length === 0) return { target: description, pass: false, detail: 'nothing measured' };
+      const speedups = judged.map((c) => ({ c, x: peer.ns / c.ns }));
+      const pass = speedups.every((s) => s.x >= factor);
+      return { target: description, pass, detail: speedups.map((s) => `${s.c.name}: ${s.x.toFixed(1)}× faster than ${peer.name}`).join(', ') };
+    },
+  };
+}
+
+/** The Breakwater case `name` of row `id` costs at most `max` × the Breakwater case `baseName` of row `baseId` (ns per operation). */
+export function withinRatio(id: string, name: string, baseId: string, baseName: string, max: number): Target {
+  const description = `rows ${baseId}/${id}: ${name} within ${max}× of ${baseName}`;
+  return {
+    description,
+    judge(results) {
+      const find = (rid: string, n: string) => row(results, rid).cases.find((c) => c.name === n);
+      const a = find(id, name);
+      const b = find(baseId, baseName);
+      if (a === undefined || b === undefined) return { target: description, pass: false, detail: 'case not measured' };
+      const ratio = a.ns / b.ns;
+      return { target: description, pass: ratio <= max, detail: `${ns(a.ns)} ns vs ${ns(b.ns)} ns: ${ratio.toFixed(2)}×` };
+    },
+  };
+}
+
+function memory(results: Results, id: string): MemoryResult {
+  const found = results.memory.find((m) => m.id === id);
+  if (found === undefined) throw new Error(`no memory figure '${id}' in the results`);
+  return found;
+}
+
+/** Formats bytes as B, KB or MB (1 KB = 1024 B). */
+export function formatBytes(bytes: number): string {
+  const abs = Math.abs(bytes);
+  if (abs >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (abs >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${Math.round(bytes)} B`;
+}
+
+/** The heap figure `id` is below `limit` bytes. */
+export function heapBelow(id: string, limit: number): Target {
+  const description = `row 9: ${id} < ${formatBytes(limit)}`;
+  return {
+    description,
+    judge(results) {
+      const m = memory(results, id);
+      return { target: description, pass: m.bytes < limit, detail: `${m.name}: ${formatBytes(m.bytes)}` };
+    },
+  };
+}
+
+/** The heap figure `id` exceeds `baseId` by less than `slack` bytes (it does not grow with what separates them). */
+export function heapDoesNotGrow(id: string, baseId: string, slack: number): Target {
+  const description = `row 9: ${id} does not grow past ${baseId} (+ < ${formatBytes(slack)})`;
+  return {
+    description,
+    judge(results) {
+      const a = memory(results, id);
+      const b = memory(results, baseId);
+      const growth = a.bytes - b.bytes;
+      return { target: description, pass: growth < slack, detail: `${formatBytes(b.bytes)} → ${formatBytes(a.bytes)} (${growth >= 0 ? '+' : ''}${formatBytes(growth)})` };
+    },
+  };
+}
+
+/** One line of the table: name, ns/op, × floor, × best peer (the latter for every case of a row with a peer). */
+export interface TableLine {
+  readonly name: string;
+  readonly ns: string;
+  readonly xFloor: string;
+  readonly xBestPeer: string;
+}
+
+/** The lines of one row: the floor first, then the cases in the order measured. */
+export function tableLines(r: RowResult): TableLine[] {
+  const peer = bestPeer(r);
+  const line = (c: CaseResult): TableLine => ({
+    name: c.side === 'floor' ? `${c.name} (floor)` : c.side === 'breakwater' ? `**${c.name}**${c.informational ? ' (shown, not judged)' : ''}` : c.name,
+    ns: ns(c.ns),
+    xFloor: (c.ns / r.floor.ns).toFixed(2),
+    xBestPeer: peer === undefined ? '—' : (c.ns / peer.ns).toFixed(2),
+  });
+  return [line(r.floor), ...r.cases.map(line)];
+}
+
+/** The results as plain text: one block per row, aligned columns. */
+export function formatText(results: Results, verdicts: readonly Verdict[]): string {
+  const out: string[] = [];
+  const header: TableLine = { name: 'name', ns: 'ns/op', xFloor: '× floor', xBestPeer: '× best peer' };
+  for (const r of results.rows) {
+    const lines = [header, ...tableLines(r).map((l) => ({ ...l, name: l.name.replaceAll('**', '') }))];
+    const w = [Math.max(...lines.map((l) => l.name.length)), Math.max(...lines.map((l) => l.ns.length)), 7, 11];
+    out.push(`\n${r.id}. ${r.title}`);
+    for (const l of lines) out.push(`  ${l.name.padEnd(w[0]!)}  ${l.ns.padStart(w[1]!)}  ${l.xFloor.padStart(w[2]!)}  ${l.xBestPeer.padStart(w[3]!)}`);
+  }
+  if (results.memory.length > 0) {
+    out.push('\n9. Memory (retained heap)');
+    const width = Math.max(...results.memory.map((m) => m.name.length));
+    for (const m of results.memory) out.push(`  ${m.name.padEnd(width)}  ${formatBytes(m.bytes).padStart(9)}`);
+  }
+  out.push('\nTargets');
+  for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}`);
+  return out.join('\n');
+}
+
+/** The results as Markdown tables (RESULTS.md's body). */
+export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): string {
+  const out: string[] = [];
+  for (const r of results.rows) {
+    out.push(`### ${r.id}. ${r.title}`, '', '| name | ns/op (median) | × floor | × best peer |', '|---|---:|---:|---:|');
+    for (const l of tableLines(r)) out.push(`| ${l.name} | ${l.ns} | ${l.xFloor} | ${l.xBestPeer} |`);
+    out.push('');
+  }
+  if (results.memory.length > 0) {
+    out.push('### 9. Memory (retained heap, measured with `--expose-gc`)', '', '| what | heap |', '|---|---:|');
+    for (const m of results.memory) out.push(`| ${m.name} | ${formatBytes(m.bytes)} |`);
+    out.push('');
+  }
+  out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
+  for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);
+  out.push('');
+  return out.join('\n');
+}
