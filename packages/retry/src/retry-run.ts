@@ -1,4 +1,4 @@
-import { MaxRetriesExceededError, NEVER_ABORTED, sleep, withoutStack, type PolicyFn } from '@breakwater/core';
+import { MaxRetriesExceededError, NEVER_ABORTED, sleep, type PolicyFn } from '@breakwater/core';
 import { AttemptFailed, type RetryHost, type Run } from './host.js';
 import { runAttempt } from './attempt.js';
 import type { IntervalState } from './interval-function.js';
@@ -50,28 +50,32 @@ export class RetryRun<T> implements Run {
     this.#failedWithError = failedWithError;
     this.#outcome = outcome;
     this.#waits = new WaitState(host.config.random);
-    this.carrier = withoutStack(() => new AttemptFailed(this));
+    this.carrier = AttemptFailed.of(this);
     if (signal.aborted) this.#verdict = 'aborted';
   }
 
   /** p-retry's input: runs attempt `n + 1` (p-retry's first attempt is our second). */
-  readonly input = async (n: number): Promise<T> => {
+  readonly input = (n: number): Promise<T> => {
+    // Not an async function, and no throw after an await: a failed attempt rejects the promise
+    // p-retry already awaits, from a reaction (an async function's throw costs far more).
     const attempt = n + 1;
     const signal = this.#signal;
     if (signal.aborted) {
       this.#verdict = 'aborted';
-      throw this.carrier;
+      return Promise.reject(this.carrier);
     }
     this.#attempts = attempt;
-    let value: T;
+    let result: T | PromiseLike<T>;
     try {
-      value = await runAttempt(this.#fn, { signal, attempt });
+      result = runAttempt(this.#fn, { signal, attempt });
     } catch (error) {
-      this.#failedWithError = true;
-      this.#outcome = error;
-      if (signal.aborted) this.#verdict = 'aborted';
-      throw this.carrier;
+      this.#attemptFailed(error);
+      return Promise.reject(this.carrier);
     }
+    return (result instanceof Promise ? (result as Promise<T>) : Promise.resolve(result)).then(this.#attemptResolved, this.#attemptRejected);
+  };
+
+  readonly #attemptResolved = (value: T): T => {
     const retryOnResult = this.#host.config.retryOnResult;
     if (retryOnResult !== undefined) {
       let again: boolean;
@@ -87,9 +91,20 @@ export class RetryRun<T> implements Run {
         throw this.carrier;
       }
     }
-    this.#host.succeeded(attempt);
+    this.#host.succeeded(this.#attempts);
     return value;
   };
+
+  readonly #attemptRejected = (error: unknown): never => {
+    this.#attemptFailed(error);
+    throw this.carrier;
+  };
+
+  #attemptFailed(error: unknown): void {
+    this.#failedWithError = true;
+    this.#outcome = error;
+    if (this.#signal.aborted) this.#verdict = 'aborted';
+  }
 
   /**
    * After a failed attempt: `true` once the wait before the next attempt is over, `false` when

@@ -1,4 +1,6 @@
 import {
+  NEVER_ABORTED,
+  ROOT_CONTEXT,
   toContext,
   type AnyEventOf,
   type CallContext,
@@ -97,21 +99,83 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * await retry.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal: request.signal });
    * ```
    */
-  async execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    const parent = toContext(options);
-    const signal = parent.signal;
-    if (signal.aborted) throw signal.reason;
-    const host = this.#host;
-    const config = host.config;
-    config.budget?.recordCall();
-    // The success path: one attempt, no p-retry (it normalises its options on every call).
-    let value: T;
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    // Not an async function: the first attempt's native promise is followed with one `then`
+    // (what an `await` costs, without the async function's own frame and promise).
+    let parent: CallContext;
     try {
-      value = await runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
+      if (options === undefined) parent = ROOT_CONTEXT;
+      else {
+        parent = toContext(options);
+        if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
+      }
+      this.#host.config.budget?.recordCall();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const signal = parent.signal;
+    // The success path: one attempt, no p-retry (it normalises its options on every call).
+    let result: T | PromiseLike<T>;
+    try {
+      result = runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
     } catch (error) {
       return this.#retry(fn, signal, true, error);
     }
-    const retryOnResult = config.retryOnResult;
+    if (result instanceof Promise) {
+      if (this.#slotFree) {
+        // No other call holds this retry's own pair of handlers: this one takes them (no closure).
+        this.#slotFree = false;
+        this.#slotFn = fn;
+        this.#slotSignal = signal;
+        return (result as Promise<T>).then(this.#slotFulfilled as (value: T) => T | Promise<T>, this.#slotFailed as (error: unknown) => Promise<T>);
+      }
+      return (result as Promise<T>).then(
+        (value) => this.#firstValue(fn, signal, value),
+        (error: unknown) => this.#retry(fn, signal, true, error),
+      );
+    }
+    return this.#settleFirst(fn, signal, result);
+  }
+
+  // One pair of handlers per retry, for the call that holds them (the slot): a call taking them
+  // needs no closure of its own. The slot is free again the moment its first attempt settles.
+  #slotFree = true;
+  #slotFn: PolicyFn<unknown> | undefined;
+  #slotSignal: AbortSignal = NEVER_ABORTED;
+  readonly #slotFulfilled = (value: unknown): unknown => {
+    const fn = this.#slotFn!;
+    const signal = this.#slotSignal;
+    this.#releaseSlot();
+    return this.#firstValue(fn, signal, value);
+  };
+  readonly #slotFailed = (error: unknown): Promise<unknown> => {
+    const fn = this.#slotFn!;
+    const signal = this.#slotSignal;
+    this.#releaseSlot();
+    return this.#retry(fn, signal, true, error);
+  };
+
+  #releaseSlot(): void {
+    this.#slotFree = true;
+    this.#slotFn = undefined;
+    this.#slotSignal = NEVER_ABORTED;
+  }
+
+  /** The first attempt gave something other than a native promise: await it, then as {@link execute}. */
+  async #settleFirst<T>(fn: PolicyFn<T>, signal: AbortSignal, result: T | PromiseLike<T>): Promise<T> {
+    let value: T;
+    try {
+      value = await result;
+    } catch (error) {
+      return this.#retry(fn, signal, true, error);
+    }
+    return this.#firstValue(fn, signal, value);
+  }
+
+  /** The first attempt resolved with `value`: the result, unless `retryOnResult` wants it retried. */
+  #firstValue<T>(fn: PolicyFn<T>, signal: AbortSignal, value: T): T | Promise<T> {
+    const host = this.#host;
+    const retryOnResult = host.config.retryOnResult;
     if (retryOnResult !== undefined) {
       let again: boolean;
       try {
