@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { median } from './harness.js';
+import { bestPeer, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
+
+// The harness's arithmetic: what a target says of given figures (no timing here).
+const row = (id: string, floorNs: number, cases: [string, 'breakwater' | 'peer', number, boolean?][]): RowResult => ({
+  id,
+  title: `row ${id}`,
+  floor: { name: 'floor', side: 'floor', ns: floorNs },
+  cases: cases.map(([name, side, ns, informational]) => ({ name, side, ns, informational })),
+});
+const results = (rows: RowResult[], memory: Results['memory'] = []): Results => ({ rows, memory });
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+  });
+});
+
+describe('targets', () => {
+  it('overhead: judged on ns over the floor against the fastest peer', () => {
+    const r = row('1', 50, [
+      ['bw', 'breakwater', 150],
+      ['slow peer', 'peer', 400],
+      ['fast peer', 'peer', 160],
+    ]);
+    expect(bestPeer(r)?.name).toBe('fast peer');
+    expect(overheadAtMost('1', 1).judge(results([r])).pass).toBe(true); // +100 <= +110
+    expect(overheadAtMost('1', 0.5).judge(results([r])).pass).toBe(false); // +100 > +55
+    expect(overheadAtMost('1', 0.5).judge(results([r])).detail).toContain('allowed ≤ 55.0 ns');
+  });
+
+  it('overhead: every judged Breakwater case must hold; informational ones are not judged', () => {
+    const r = row('2', 100, [
+      ['fast option', 'breakwater', 200],
+      ['default', 'breakwater', 5000, true],
+      ['peer', 'peer', 400],
+    ]);
+    expect(overheadAtMost('2', 0.5).judge(results([r])).pass).toBe(true);
+    const both = row('2', 100, [
+      ['a', 'breakwater', 200],
+      ['b', 'breakwater', 300],
+      ['peer', 'peer', 400],
+    ]);
+    expect(overheadAtMost('2', 0.5).judge(results([both])).pass).toBe(false); // b: +200 > +150
+  });
+
+  it('overhead: a figure under the floor counts as no overhead', () => {
+    const r = row('3', 100, [
+      ['bw', 'breakwater', 95],
+      ['peer', 'peer', 100],
+    ]);
+    expect(overheadAtMost('3', 0.5).judge(results([r])).pass).toBe(true);
+  });
+
+  it('faster by: the best peer over Breakwater, in ns per operation', () => {
+    const r = row('6', 50, [
+      ['bw', 'breakwater', 1000],
+      ['peer', 'peer', 8000],
+    ]);
+    expect(fasterBy('6', 8).judge(results([r])).pass).toBe(true);
+    expect(fasterBy('6', 8.1).judge(results([r])).pass).toBe(false);
+  });
+
+  it('within ratio: one Breakwater case against another, across rows', () => {
+    const a = row('3a', 300, [['small', 'breakwater', 600]]);
+    const b = row('3b', 300, [['large', 'breakwater', 780]]);
+    expect(withinRatio('3b', 'large', '3a', 'small', 1.3).judge(results([a, b])).pass).toBe(true);
+    expect(withinRatio('3b', 'large', '3a', 'small', 1.29).judge(results([a, b])).pass).toBe(false);
+  });
+
+  it('heap: an absolute limit, and no growth between two figures beyond a slack', () => {
+    const memory = [
+      { id: 'one', name: 'one', bytes: 2000 },
+      { id: 'many', name: 'many', bytes: 2900 },
+    ];
+    expect(heapBelow('one', 4096).judge(results([], memory)).pass).toBe(true);
+    expect(heapBelow('many', 2048).judge(results([], memory)).pass).toBe(false);
+    expect(heapDoesNotGrow('many', 'one', 1024).judge(results([], memory)).pass).toBe(true);
+    expect(heapDoesNotGrow('many', 'one', 512).judge(results([], memory)).pass).toBe(false);
+  });
+
+  it('a target on a row that was not run throws (the runner leaves it out)', () => {
+    expect(() => overheadAtMost('9z', 1).judge(results([]))).toThrow("no row '9z'");
+  });
+});
+
+describe('table', () => {
+  it('gives ns/op, × floor and × best peer for the floor and every case', () => {
+    const lines = tableLines(
+      row('1', 50, [
+        ['Breakwater', 'breakwater', 150],
+        ['peer', 'peer', 200],
+      ]),
+    );
+    expect(lines).toEqual([
+      { name: 'floor (floor)', ns: '50.0', xFloor: '1.00', xBestPeer: '0.25' },
+      { name: '**Breakwater**', ns: '150', xFloor: '3.00', xBestPeer: '0.75' },
+      { name: 'peer', ns: '200', xFloor: '4.00', xBestPeer: '1.00' },
+    ]);
+  });
+
+  it('formats bytes in B, KB and MB', () => {
+    expect(formatBytes(900)).toBe('900 B');
+    expect(formatBytes(2048)).toBe('2.0 KB');
+    expect(formatBytes(16.25 * 1024 * 1024)).toBe('16.3 MB');
+  });
+});
