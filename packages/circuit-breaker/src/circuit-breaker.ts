@@ -122,11 +122,13 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
         this.#slotFree = false;
         this.#slotStart = start;
         this.#slotContext = ctx;
-        return (result as Promise<T>).then(this.#slotFulfilled as (value: T) => T, this.#slotFailed);
+        this.#slotPromise = result;
+        return (result as Promise<T>).then(this.#slotFulfilled as (value: T) => T, this.#slotRejected as (error: unknown) => Promise<T>);
       }
-      return (result as Promise<T>).then(
+      const promise = result as Promise<T>;
+      return promise.then(
         (value) => this.#fulfilled(value, start),
-        (error: unknown) => this.#failed(error, start, ctx),
+        (error: unknown) => this.#rejected(error, start, ctx, promise),
       );
     }
     return this.#settle(result, start, ctx);
@@ -138,18 +140,22 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   #slotFree = true;
   #slotStart = 0;
   #slotContext: CallContext = ROOT_CONTEXT;
+  #slotPromise: Promise<unknown> | undefined;
   readonly #slotFulfilled = (value: unknown): unknown => {
     const start = this.#slotStart;
     this.#slotFree = true;
     this.#slotContext = ROOT_CONTEXT;
+    this.#slotPromise = undefined;
     return this.#fulfilled(value, start);
   };
-  readonly #slotFailed = (error: unknown): never => {
+  readonly #slotRejected = (error: unknown): Promise<unknown> => {
     const start = this.#slotStart;
     const ctx = this.#slotContext;
+    const promise = this.#slotPromise!;
     this.#slotFree = true;
     this.#slotContext = ROOT_CONTEXT;
-    return this.#failed(error, start, ctx);
+    this.#slotPromise = undefined;
+    return this.#rejected(error, start, ctx, promise);
   };
 
   /** The outcome of a call whose `fn` returned something other than a native promise: awaited, then recorded. */
@@ -172,11 +178,25 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** Records a call that failed with `error` (released, if its caller aborted it) and rethrows the error. */
   #failed(error: unknown, start: number, ctx: CallContext): never {
+    this.#recordFailure(error, start, ctx);
+    throw error;
+  }
+
+  /**
+   * Records a call whose promise `promise` rejected with `error`, and hands back that very promise
+   * for the call's own promise to follow: it rejects with the same error, without a throw (a throw
+   * costs V8 some 0.4 µs) and without a new rejected promise.
+   */
+  #rejected(error: unknown, start: number, ctx: CallContext, promise: Promise<unknown>): Promise<never> {
+    this.#recordFailure(error, start, ctx);
+    return promise as Promise<never>;
+  }
+
+  #recordFailure(error: unknown, start: number, ctx: CallContext): void {
     const now = this.#clock.now();
     const elapsed = now - start;
     if (ctx !== ROOT_CONTEXT && ctx.signal.aborted && error === ctx.signal.reason) this.#ignore(error, elapsed);
     else this.#errorAt(elapsed, error, now);
-    throw error;
   }
 
   /**
