@@ -3,6 +3,7 @@ import {
   EventPublisher,
   LinkedQueue,
   NEVER_ABORTED,
+  ROOT_CONTEXT,
   toContext,
   withoutStack,
   type AnyEventOf,
@@ -211,18 +212,21 @@ export class Bulkhead implements Policy {
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
     let ctx: CallContext;
-    try {
-      ctx = toContext(options);
-    } catch (error) {
-      return Promise.reject(error);
+    if (options === undefined) ctx = ROOT_CONTEXT; // never aborted
+    else {
+      try {
+        ctx = toContext(options);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
     }
-    const signal = ctx.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#tryTake()) {
       this.#permitted();
       return this.#run(fn, ctx);
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
+    const signal = ctx.signal;
     return this.#enqueue(signal).then(() => {
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
@@ -261,6 +265,7 @@ export class Bulkhead implements Policy {
       this.onComplete();
       return Promise.reject(error);
     }
+    if (value instanceof Promise) return value.then(this.#completed, this.#failed) as Promise<T>;
     return Promise.resolve(value).then(this.#completed, this.#failed) as Promise<T>;
   }
 

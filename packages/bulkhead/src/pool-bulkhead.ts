@@ -1,4 +1,4 @@
-import { ConfigReader, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { ConfigReader, NEVER_ABORTED, ROOT_CONTEXT, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 import { WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './worker-pool-bulkhead.js';
@@ -66,6 +66,7 @@ export class PoolBulkhead extends PoolCore<PolicyFn<unknown>, CallContext> imple
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    if (options === undefined) return this.admitCall<T>(fn, ROOT_CONTEXT, NEVER_ABORTED);
     let ctx: CallContext;
     try {
       ctx = toContext(options);

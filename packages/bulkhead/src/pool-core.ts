@@ -105,7 +105,7 @@ export abstract class PoolCore<A, B> {
 
   /** Admits one call (run, queue or refuse) and returns its outcome. Never throws. */
   protected admitCall<T>(a: A, b: B, signal: AbortSignal): Promise<T> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     if (this.#closing !== undefined) return Promise.reject(this.#rejected('is closed and does not accept further calls'));
     switch (admit(this.#active, this.#queue.size, this.#limits)) {
       case 'run':
@@ -127,7 +127,7 @@ export abstract class PoolCore<A, B> {
     } catch (error) {
       running = Promise.reject(error);
     }
-    return Promise.resolve(running).then(this.#completed, this.#failed);
+    return (running instanceof Promise ? running : Promise.resolve(running)).then(this.#completed, this.#failed);
   }
 
   // Bound once: a call allocates no closure to give its slot back.
