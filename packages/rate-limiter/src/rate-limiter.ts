@@ -3,6 +3,7 @@ import {
   EventPublisher,
   LinkedQueue,
   NEVER_ABORTED,
+  ROOT_CONTEXT,
   RequestNotPermittedError,
   toContext,
   withoutStack,
@@ -142,7 +143,7 @@ export class RateLimiter implements Policy {
     let signal: AbortSignal;
     try {
       this.#checkPermits('acquirePermission(permits)', permits);
-      signal = toContext(options).signal;
+      signal = options === undefined ? NEVER_ABORTED : toContext(options).signal;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -272,12 +273,12 @@ export class RateLimiter implements Policy {
     let ctx: CallContext;
     try {
       this.#checkPermits(method, permits);
-      ctx = toContext(options);
+      ctx = options === undefined ? ROOT_CONTEXT : toContext(options);
     } catch (error) {
       return Promise.reject(error);
     }
     const signal = ctx.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     const wait = this.#reserve(permits);
     if (wait === 0) {
       this.#seal();
@@ -289,7 +290,7 @@ export class RateLimiter implements Policy {
   }
 
   #acquire(permits: number, signal: AbortSignal): Promise<void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     const wait = this.#reserve(permits);
     if (wait === 0) {
       this.#seal();
