@@ -25,7 +25,13 @@ export interface Budget {
  * (4096 awaited calls each when a call is short) and we keep the median of the samples.
  */
 export async function timeOnce(run: () => Promise<unknown>, msPerCase: number): Promise<number> {
-  const stats = await measure(run, { min_cpu_time: msPerCase * 1e6, min_samples: 12 });
+  // A sample of about 0.25 ms whatever the operation costs: mitata's default batch of 4096 calls
+  // per sample (and at least 12 samples) would make a 30 µs operation take 1.5 s.
+  const t0 = performance.now();
+  for (let i = 0; i < 16; i++) await run();
+  const perRun = ((performance.now() - t0) / 16) * 1e6;
+  const batch = Math.max(4, Math.min(4096, 4 * Math.round(250_000 / perRun / 4)));
+  const stats = await measure(run, { min_cpu_time: msPerCase * 1e6, min_samples: 12, batch_samples: batch });
   return stats.p50;
 }
 

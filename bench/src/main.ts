@@ -21,7 +21,7 @@ const args = process.argv.slice(2);
 const check = args.includes('--check');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const withMemory = !args.includes('--no-memory') && (only === undefined || only.includes('9'));
-const budget: Budget = check ? { msPerCase: 60, rounds: 3 } : { msPerCase: 200, rounds: 5 };
+const budget: Budget = check ? { msPerCase: 80, rounds: 5 } : { msPerCase: 150, rounds: 9 };
 
 /** Which Breakwater code runs: the built dist (the default) or the sources (`tsx --conditions=source`). */
 function breakwaterCode(): string {
