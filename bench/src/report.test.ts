@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { median } from './harness.js';
-import { bestPeer, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
+import { bestPeer, explained, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
 
 // The harness's arithmetic: what a target says of given figures (no timing here).
 const row = (id: string, floorNs: number, cases: [string, 'breakwater' | 'peer', number, boolean?][]): RowResult => ({
@@ -80,6 +80,15 @@ describe('targets', () => {
     expect(heapBelow('many', 2048).judge(results([], memory)).pass).toBe(false);
     expect(heapDoesNotGrow('many', 'one', 1024).judge(results([], memory)).pass).toBe(true);
     expect(heapDoesNotGrow('many', 'one', 512).judge(results([], memory)).pass).toBe(false);
+  });
+
+  it('explained: a missed verdict carries the reason, a held one does not', () => {
+    const r = row('4', 50, [
+      ['bw', 'breakwater', 100],
+      ['peer', 'peer', 120],
+    ]);
+    expect(explained(overheadAtMost('4', 0.5), 'because').judge(results([r])).note).toBe('because');
+    expect(explained(overheadAtMost('4', 1), 'because').judge(results([r])).note).toBeUndefined();
   });
 
   it('a target on a row that was not run throws (the runner leaves it out)', () => {

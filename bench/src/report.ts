@@ -35,12 +35,25 @@ export interface Verdict {
   readonly target: string;
   readonly pass: boolean;
   readonly detail: string;
+  /** Why the target is missed, when it is and the reason is known. */
+  readonly note?: string | undefined;
 }
 
 /** A target: judged on one run's results. */
 export interface Target {
   readonly description: string;
   judge(results: Results): Verdict;
+}
+
+/** `target` with the reason it is missed, shown with a missed verdict. */
+export function explained(target: Target, note: string): Target {
+  return {
+    description: target.description,
+    judge(results) {
+      const verdict = target.judge(results);
+      return verdict.pass ? verdict : { ...verdict, note };
+    },
+  };
 }
 
 function row(results: Results, id: string): RowResult {
@@ -203,7 +216,7 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
     for (const m of results.memory) out.push(`  ${m.name.padEnd(width)}  ${formatBytes(m.bytes).padStart(9)}`);
   }
   out.push('\nTargets');
-  for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}`);
+  for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}${v.note === undefined ? '' : `\n        why: ${v.note}`}`);
   return out.join('\n');
 }
 
@@ -223,5 +236,11 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
   out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
   for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);
   out.push('');
+  const notes = verdicts.filter((v) => !v.pass && v.note !== undefined);
+  if (notes.length > 0) {
+    out.push('### Why the missed targets are missed', '');
+    for (const v of notes) out.push(`- **${v.target}.** ${v.note}`);
+    out.push('');
+  }
   return out.join('\n');
 }
