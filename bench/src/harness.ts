@@ -40,13 +40,14 @@ export async function timeOnce(run: () => Promise<unknown>, msPerCase: number): 
  * a case's figure is the median of its rounds. Interleaving spreads any slow phase of the
  * machine over every case of the group instead of one.
  */
-export async function timeGroup(cases: readonly Case[], budget: Budget): Promise<number[]> {
+export async function timeGroup(cases: readonly Case[], budget: Budget, onRound?: (perCase: readonly number[][]) => void): Promise<number[]> {
   // One call each first, so every case is checked to work (a throw here is a broken case, not a figure).
   for (const c of cases) await c.run();
   const perRound: number[][] = cases.map(() => []);
   for (let r = 0; r < budget.rounds; r++) {
     for (let i = 0; i < cases.length; i++) perRound[i]!.push((await timeOnce(cases[i]!.run, budget.msPerCase)) / (cases[i]!.opsPerRun ?? 1));
   }
+  onRound?.(perRound);
   return perRound.map(median);
 }
 

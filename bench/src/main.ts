@@ -1,7 +1,7 @@
 /**
  * `pnpm bench` (full run: prints the table and writes bench/RESULTS.md) and `pnpm bench:check`
  * (`--check`: a short run that exits 1 when a target is missed). Options: `--only=1a,2` to run
- * some rows (no RESULTS.md then), `--no-memory` to skip row 9.
+ * some rows (no RESULTS.md then), `--no-memory` to skip row 9, `--rounds` to print every round's figures.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -20,6 +20,7 @@ import { TARGETS } from './targets.js';
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const verbose = args.includes('--rounds'); // print every round's figure of every case (stderr)
 const withMemory = !args.includes('--no-memory') && (only === undefined || only.includes('9'));
 const budget: Budget = check ? { msPerCase: 80, rounds: 5 } : { msPerCase: 150, rounds: 9 };
 
@@ -37,7 +38,11 @@ const started = Date.now();
 const measured: RowResult[] = [];
 for (const row of rows) {
   await row.prepare?.();
-  const figures = await timeGroup([row.floor, ...row.cases], budget);
+  const all = [row.floor, ...row.cases];
+  const figures = await timeGroup(all, budget, (perCase) => {
+    if (!verbose) return;
+    for (let i = 0; i < all.length; i++) process.stderr.write(`  ${all[i]!.name.slice(0, 44).padEnd(44)} ${perCase[i]!.map((x) => x.toFixed(0)).join(' ')}\n`);
+  });
   const [floorNs, ...caseNs] = figures;
   const result: RowResult = {
     id: row.id,
