@@ -56,8 +56,9 @@ export class RetryRun<T> implements Run {
 
   /** p-retry's input: runs attempt `n + 1` (p-retry's first attempt is our second). */
   readonly input = (n: number): Promise<T> => {
-    // Not an async function, and no throw after an await: a failed attempt rejects the promise
-    // p-retry already awaits, from a reaction (an async function's throw costs far more).
+    // Not an async function and no throw: a failed attempt rejects the promise p-retry is
+    // already awaiting through its `reject` (a throw costs V8 some 0.4 µs; a promise rejected
+    // before it has a handler costs Node's unhandled-rejection bookkeeping as much).
     const attempt = n + 1;
     const signal = this.#signal;
     if (signal.aborted) {
@@ -72,10 +73,23 @@ export class RetryRun<T> implements Run {
       this.#attemptFailed(error);
       return Promise.reject(this.carrier);
     }
-    return (result instanceof Promise ? (result as Promise<T>) : Promise.resolve(result)).then(this.#attemptResolved, this.#attemptRejected);
+    const running = result instanceof Promise ? (result as Promise<T>) : Promise.resolve(result);
+    return new Promise<T>((resolve, reject) => {
+      running.then(
+        (value) => {
+          if (this.#attemptResolved(value)) resolve(value);
+          else reject(this.carrier);
+        },
+        (error: unknown) => {
+          this.#attemptFailed(error);
+          reject(this.carrier);
+        },
+      );
+    });
   };
 
-  readonly #attemptResolved = (value: T): T => {
+  /** An attempt resolved with `value`: true when that is the call's result, false when it is to be retried (or a predicate threw). */
+  #attemptResolved(value: T): boolean {
     const retryOnResult = this.#host.config.retryOnResult;
     if (retryOnResult !== undefined) {
       let again: boolean;
@@ -83,22 +97,17 @@ export class RetryRun<T> implements Run {
         again = retryOnResult(value);
       } catch (error) {
         this.#crashed(error);
-        throw this.carrier;
+        return false;
       }
       if (again) {
         this.#failedWithError = false;
         this.#outcome = value;
-        throw this.carrier;
+        return false;
       }
     }
     this.#host.succeeded(this.#attempts);
-    return value;
-  };
-
-  readonly #attemptRejected = (error: unknown): never => {
-    this.#attemptFailed(error);
-    throw this.carrier;
-  };
+    return true;
+  }
 
   #attemptFailed(error: unknown): void {
     this.#failedWithError = true;
