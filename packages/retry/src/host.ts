@@ -30,7 +30,7 @@ export class AttemptFailed extends Error {
 /** The part of a retried call that p-retry's `shouldRetry` talks to. */
 export interface Run {
   /** Decides after the current failed attempt, waits if it retries; never rejects. */
-  next(): Promise<boolean>;
+  next(): boolean | Promise<boolean>;
 }
 
 /**
@@ -134,6 +134,6 @@ function always(): boolean {
   return true;
 }
 
-function shouldRetry(context: RetryContext): Promise<boolean> {
+function shouldRetry(context: RetryContext): boolean | Promise<boolean> {
   return (context.error as AttemptFailed).run.next();
 }

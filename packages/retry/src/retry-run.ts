@@ -116,15 +116,17 @@ export class RetryRun<T> implements Run {
   }
 
   /**
-   * After a failed attempt: `true` once the wait before the next attempt is over, `false` when
-   * the call ends here (the verdict is then set). Never rejects.
+   * After a failed attempt: `true` once the wait before the next attempt is over (a promise of it
+   * when there is a wait; a plain `true` when there is none), `false` when the call ends here
+   * (the verdict is then set). Never throws nor rejects.
    */
-  async next(): Promise<boolean> {
+  next(): boolean | Promise<boolean> {
     if (this.#verdict !== undefined) return false;
     const host = this.#host;
     const config = host.config;
     const attempt = this.#attempts;
     const signal = this.#signal;
+    let waitMs: number;
     try {
       const verdict = this.#judge();
       if (verdict !== undefined) {
@@ -138,22 +140,45 @@ export class RetryRun<T> implements Run {
       const failedWithError = this.#failedWithError;
       const outcome = this.#outcome;
       if (!failedWithError) config.consumeResultBeforeRetryAttempt?.(attempt, outcome);
-      const waitMs = host.waitAfter(attempt, failedWithError, outcome, this.#waits);
+      waitMs = host.waitAfter(attempt, failedWithError, outcome, this.#waits);
       if (host.events.wants('retry')) {
         host.events.emit('retry', failedWithError ? { attempt, error: outcome, waitMs } : { attempt, result: outcome, waitMs });
       }
-      if (waitMs > 0) await sleep(config.clock, waitMs, signal === NEVER_ABORTED ? undefined : signal);
-      this.#waits.previousWaitMs = waitMs;
     } catch (error) {
-      if (signal.aborted) this.#verdict = 'aborted';
-      else this.#crashed(error);
+      this.#stoppedBy(error);
       return false;
     }
-    if (signal.aborted) {
+    if (waitMs > 0) return this.#waitThenGo(waitMs);
+    this.#waits.previousWaitMs = waitMs;
+    return this.#go();
+  }
+
+  /** Waits `waitMs` on the clock (the caller's abort ends the wait), then as {@link next}. */
+  async #waitThenGo(waitMs: number): Promise<boolean> {
+    const signal = this.#signal;
+    try {
+      await sleep(this.#host.config.clock, waitMs, signal === NEVER_ABORTED ? undefined : signal);
+      this.#waits.previousWaitMs = waitMs;
+    } catch (error) {
+      this.#stoppedBy(error);
+      return false;
+    }
+    return this.#go();
+  }
+
+  /** The next attempt may start, unless the caller has aborted meanwhile. */
+  #go(): boolean {
+    if (this.#signal.aborted) {
       this.#verdict = 'aborted';
       return false;
     }
     return true;
+  }
+
+  /** Deciding or waiting threw: the caller's abort, or a crash of a predicate, consumer or interval function. */
+  #stoppedBy(error: unknown): void {
+    if (this.#signal.aborted) this.#verdict = 'aborted';
+    else this.#crashed(error);
   }
 
   /** Ends the call: counts it once, publishes its last event, and returns or throws its outcome. */

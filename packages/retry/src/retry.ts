@@ -207,7 +207,8 @@ export class Retry implements Policy, Observable<RetryEvents> {
   async #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): Promise<T> {
     const host = this.#host;
     const run = new RetryRun<T>(host, fn, signal, failedWithError, outcome);
-    if (await run.next()) {
+    const go = run.next();
+    if (go === true || (go !== false && (await go))) {
       try {
         return await pRetry(run.input, host.pRetryOptions);
       } catch (error) {
