@@ -1,6 +1,7 @@
 import {
   BulkheadFullError,
   EventPublisher,
+  keepAlive,
   LinkedQueue,
   NEVER_ABORTED,
   ROOT_CONTEXT,
@@ -286,11 +287,14 @@ export class Bulkhead implements Policy {
       this.#queue.push(waiter);
       const maxWait = this.#maxWait;
       if (maxWait !== Infinity) {
-        waiter.timer = this.#clock.setTimeout(() => {
-          waiter.timer = undefined;
-          this.#leave(waiter);
-          reject(this.#rejected(maxWait));
-        }, maxWait);
+        // The caller awaits this wait: it keeps the process alive (see keepAlive).
+        waiter.timer = keepAlive(
+          this.#clock.setTimeout(() => {
+            waiter.timer = undefined;
+            this.#leave(waiter);
+            reject(this.#rejected(maxWait));
+          }, maxWait),
+        );
       }
       if (signal !== NEVER_ABORTED) {
         waiter.onAbort = () => {

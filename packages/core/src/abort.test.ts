@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { onAbort, sleep } from './abort.js';
+import { keepAlive, onAbort, sleep } from './abort.js';
 import { systemClock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
 import { VirtualClock } from './virtual-clock.js';
@@ -164,5 +164,23 @@ describe('onAbort', () => {
     expect(listener).not.toHaveBeenCalled();
     stop();
     expect(listeners(signal)).toBe(0);
+  });
+});
+
+describe('keepAlive', () => {
+  it('refs a system timer (an awaited wait keeps the process alive) and returns it', () => {
+    const timer = systemClock.setTimeout(() => {}, 60_000) as ReturnType<typeof setTimeout>;
+    expect(timer.hasRef()).toBe(false);
+    expect(keepAlive(timer)).toBe(timer);
+    expect(timer.hasRef()).toBe(true);
+    systemClock.clearTimeout(timer);
+  });
+
+  it('leaves a timer without ref (a VirtualClock one) as it is', () => {
+    const clock = new VirtualClock();
+    const timer = clock.setTimeout(() => {}, 10);
+    expect(keepAlive(timer)).toBe(timer);
+    clock.clearTimeout(timer);
+    expect(clock.pendingTimers).toBe(0);
   });
 });

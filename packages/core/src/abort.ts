@@ -2,12 +2,17 @@ import type { Clock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
 
 /**
- * A wait someone is awaiting (a retry's back-off, a queue's wait) keeps the process alive, as
- * any pending sleep would: `systemClock` timers are unref'd, so a script whose only pending work
+ * Makes a timer someone is awaiting (a retry's back-off, a queue's wait) keep the process alive,
+ * as any pending sleep would: `systemClock` timers are unref'd, so a script whose only pending work
  * is `await retry.execute(…)` would otherwise exit in the middle of the back-off. Timers of other
- * clocks (no `ref` method) are left as they are.
+ * clocks (no `ref` method) are left as they are. Returns the timer.
+ *
+ * @example
+ * ```ts
+ * const timer = keepAlive(clock.setTimeout(grant, waitMs));
+ * ```
  */
-function held<H>(timer: H): H {
+export function keepAlive<H>(timer: H): H {
   (timer as { ref?: () => void }).ref?.();
   return timer;
 }
@@ -24,14 +29,14 @@ function held<H>(timer: H): H {
  * ```
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void held(clock.setTimeout(resolve, ms)));
+  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void keepAlive(clock.setTimeout(resolve, ms)));
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clock.clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = held(
+    const timer = keepAlive(
       clock.setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();

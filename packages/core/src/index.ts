@@ -24,7 +24,7 @@ export {
   type PolicyFn,
   type PolicyKind,
 } from './policy.js';
-export { onAbort, sleep } from './abort.js';
+export { keepAlive, onAbort, sleep } from './abort.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';

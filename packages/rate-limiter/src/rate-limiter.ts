@@ -1,6 +1,7 @@
 import {
   describeValue,
   EventPublisher,
+  keepAlive,
   LinkedQueue,
   NEVER_ABORTED,
   ROOT_CONTEXT,
@@ -320,13 +321,16 @@ export class RateLimiter implements Policy {
         this.#handBack(waiter);
         reject(signal.reason);
       };
-      const timer = this.#clock.setTimeout(() => {
-        if (listens) signal.removeEventListener('abort', onAbort);
-        this.#waiting--;
-        this.#released(waiter);
-        this.#succeeded(permits, waitMs);
-        resolve();
-      }, waitMs);
+      // The caller awaits this wait: it keeps the process alive (see keepAlive).
+      const timer = keepAlive(
+        this.#clock.setTimeout(() => {
+          if (listens) signal.removeEventListener('abort', onAbort);
+          this.#waiting--;
+          this.#released(waiter);
+          this.#succeeded(permits, waitMs);
+          resolve();
+        }, waitMs),
+      );
       if (listens) signal.addEventListener('abort', onAbort, { once: true });
     });
   }
