@@ -59,4 +59,14 @@ describe('TimeWindow (TIME_BASED)', () => {
     expect(totals(w, 124_999).failed).toBe(1);
     expect(totals(w, 125_000).failed).toBe(0);
   });
+
+  it('works on a clock that reads negative times', () => {
+    const w = new TimeWindow(3, -5_500);
+    w.record(Outcome.ERROR, -5_500); // second -6
+    w.record(Outcome.SUCCESS, -3_100); // second -4
+    expect(totals(w, -3_100)).toEqual({ calls: 2, failed: 1, slow: 0, slowFailed: 0 });
+    expect(totals(w, -3_000)).toEqual({ calls: 1, failed: 0, slow: 0, slowFailed: 0 }); // second -6 fell out
+    w.record(Outcome.SLOW_ERROR, 500); // second 0
+    expect(totals(w, 500)).toEqual({ calls: 1, failed: 1, slow: 1, slowFailed: 1 });
+  });
 });

@@ -26,6 +26,8 @@ export class TimeWindow implements SlidingWindow {
   readonly #buckets: Uint32Array;
   /** The second the newest bucket stands for. */
   #second: number;
+  /** Where that bucket's counters start in {@link #buckets}. */
+  #head: number;
   calls = 0;
   failed = 0;
   slow = 0;
@@ -37,11 +39,12 @@ export class TimeWindow implements SlidingWindow {
   ) {
     this.#buckets = new Uint32Array(size * FIELDS);
     this.#second = Math.floor(now / 1000);
+    this.#head = this.#offset(this.#second);
   }
 
   record(outcome: Outcome, now: number): void {
     this.at(now);
-    const b = (this.#second % this.size) * FIELDS;
+    const b = this.#head;
     const buckets = this.#buckets;
     buckets[b + CALLS]!++;
     this.calls++;
@@ -65,7 +68,7 @@ export class TimeWindow implements SlidingWindow {
     const steps = Math.min(second - this.#second, this.size);
     const buckets = this.#buckets;
     for (let s = second - steps + 1; s <= second; s++) {
-      const b = (s % this.size) * FIELDS;
+      const b = this.#offset(s);
       this.calls -= buckets[b + CALLS]!;
       this.failed -= buckets[b + FAILED]!;
       this.slow -= buckets[b + SLOW]!;
@@ -73,6 +76,13 @@ export class TimeWindow implements SlidingWindow {
       buckets.fill(0, b, b + FIELDS);
     }
     this.#second = second;
+    this.#head = this.#offset(second);
     return this;
+  }
+
+  /** The offset of second `s`'s bucket (seconds before the clock's origin included). */
+  #offset(s: number): number {
+    const i = s % this.size;
+    return (i < 0 ? i + this.size : i) * FIELDS;
   }
 }
