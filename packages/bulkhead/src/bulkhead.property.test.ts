@@ -3,7 +3,7 @@ import { BulkheadFullError, VirtualClock } from '@breakwater/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bulkhead } from './bulkhead.js';
-import { settleAll } from './test-helpers.js';
+import { scheduledWork, settleAll } from './test-helpers.js';
 
 type Op =
   | { readonly kind: 'call'; readonly outcome: 'ok' | 'fail' | 'throw'; readonly abortable: boolean }
@@ -61,21 +61,17 @@ describe('Bulkhead under any interleaving of calls, completions, failures, abort
                   if (ac !== undefined) controllers.push(ac);
                   let calls = 0;
                   const call = b.execute(
-                    () => {
-                      fnCalls++;
-                      if (++calls > 1) violations.push('fn called twice');
-                      running++;
-                      if (running > held) violations.push(`${running} running with ${held} permits held`);
-                      if (op.outcome === 'throw') {
-                        running--;
-                        throw new Error('sync');
-                      }
-                      return s.schedule(Promise.resolve('settle')).then(() => {
-                        running--;
-                        if (op.outcome === 'fail') throw new Error('async');
-                        return 'ok';
-                      });
-                    },
+                    scheduledWork(
+                      s,
+                      op.outcome,
+                      () => {
+                        fnCalls++;
+                        if (++calls > 1) violations.push('fn called twice');
+                        running++;
+                        if (running > held) violations.push(`${running} running with ${held} permits held`);
+                      },
+                      () => running--,
+                    ),
                     ac === undefined ? undefined : { signal: ac.signal },
                   );
                   outcomes.push(

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { PoolBulkhead } from './pool-bulkhead.js';
-import { settleAll } from './test-helpers.js';
+import { scheduledWork, settleAll } from './test-helpers.js';
 
 type Op =
   | { readonly kind: 'call'; readonly outcome: 'ok' | 'fail' | 'throw'; readonly abortable: boolean }
@@ -61,20 +61,16 @@ describe('PoolBulkhead (async slots) under any interleaving of calls, completion
             if (expected === 'queue') seen.queued++;
             let calls = 0;
             const call = pool.execute(
-              () => {
-                if (++calls > 1) violations.push('fn called twice');
-                running++;
-                if (running > l.maxThreadPoolSize) violations.push(`${running} running`);
-                if (op.outcome === 'throw') {
-                  running--;
-                  throw new Error('sync');
-                }
-                return s.schedule(Promise.resolve('settle')).then(() => {
-                  running--;
-                  if (op.outcome === 'fail') throw new Error('async');
-                  return 'ok';
-                });
-              },
+              scheduledWork(
+                s,
+                op.outcome,
+                () => {
+                  if (++calls > 1) violations.push('fn called twice');
+                  running++;
+                  if (running > l.maxThreadPoolSize) violations.push(`${running} running`);
+                },
+                () => running--,
+              ),
               ac === undefined ? undefined : { signal: ac.signal },
             );
             const after = pool.metrics;

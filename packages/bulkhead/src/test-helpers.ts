@@ -37,3 +37,22 @@ export async function settleAll(s: fc.Scheduler, clock: VirtualClock): Promise<v
     await clock.runAll();
   }
 }
+
+/**
+ * The work of one call in a scheduler property test: `start` when it runs, `end` when it stops,
+ * and an outcome — a sync throw, or a promise the scheduler settles (rejected for 'fail').
+ */
+export function scheduledWork(s: fc.Scheduler, outcome: 'ok' | 'fail' | 'throw', start: () => void, end: () => void): () => Promise<string> {
+  return () => {
+    start();
+    if (outcome === 'throw') {
+      end();
+      throw new Error('sync');
+    }
+    return s.schedule(Promise.resolve('settle')).then(() => {
+      end();
+      if (outcome === 'fail') throw new Error('async');
+      return 'ok';
+    });
+  };
+}
