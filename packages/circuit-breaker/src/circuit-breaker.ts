@@ -451,8 +451,8 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     const from = this.#state;
     this.#leave(from);
     this.#state = this.#build('CLOSED', from);
-    if (from.kind !== 'CLOSED') this.#events.emit('stateTransition', { from: from.kind, to: 'CLOSED' });
-    this.#events.emit('reset', {});
+    if (from.kind !== 'CLOSED') this.#publishTransition(from.kind, 'CLOSED');
+    if (this.#events.wants('reset')) this.#events.emit('reset', {});
   }
 
   #checkWait(method: string, ms: number): number {
@@ -467,7 +467,11 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     if (!isLegalTransition(from.kind, to)) throw new IllegalStateTransitionError(this.name, from.kind, to);
     this.#leave(from);
     this.#state = this.#build(to, from, waitMs);
-    if (from.kind !== to) this.#events.emit('stateTransition', { from: from.kind, to });
+    if (from.kind !== to) this.#publishTransition(from.kind, to);
+  }
+
+  #publishTransition(from: CircuitBreakerStateName, to: CircuitBreakerStateName): void {
+    if (this.#events.wants('stateTransition')) this.#events.emit('stateTransition', { from, to });
   }
 
   #leave(state: BreakerState): void {

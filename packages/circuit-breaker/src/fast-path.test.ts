@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
@@ -79,5 +79,29 @@ describe('CircuitBreaker fast path', () => {
     expect(breaker.metrics.numberOfBufferedCalls).toBe(1); // second 0 fell out on this read
     await breaker.execute(() => 'ok'); // 1 failure in 2 calls: 50 %
     expect(breaker.state).toBe('OPEN');
+  });
+});
+
+describe('CircuitBreaker without listeners', () => {
+  it('builds no event through a whole open, half-open and close cycle', async () => {
+    const { EventPublisher, VirtualClock } = await import('@breakwater/core');
+    const { CircuitBreaker } = await import('./circuit-breaker.js');
+    const emit = vi.spyOn(EventPublisher.prototype, 'emit');
+    const clock = new VirtualClock();
+    const breaker = new CircuitBreaker('quiet', { slidingWindowSize: 2, minimumNumberOfCalls: 2, waitDurationInOpenState: 10, permittedNumberOfCallsInHalfOpenState: 1, clock });
+    await breaker.execute(() => Promise.reject(new BoomError())).catch(() => {});
+    await breaker.execute(() => {
+      throw new BoomError();
+    }).catch(() => {});
+    expect(breaker.state).toBe('OPEN');
+    await breaker.execute(() => 'refused').catch(() => {});
+    await clock.advance(11);
+    await breaker.execute(() => Promise.resolve('trial'));
+    expect(breaker.state).toBe('CLOSED');
+    breaker.reset();
+    expect(emit).not.toHaveBeenCalled();
+    breaker.on('stateTransition', () => {});
+    breaker.transitionToOpenState();
+    expect(emit).toHaveBeenCalledTimes(1); // and one as soon as someone listens
   });
 });
