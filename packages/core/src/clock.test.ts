@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { keepAlive } from './abort.js';
 import { systemClock } from './clock.js';
+
+/** Node's fake timers, with `performance.now()` (which systemClock reads) following their fake time. */
+function fakeNodeTimers(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const fakeNow = Date.now; // the fake's own function (a lookup of Date.now from inside the mock recurses)
+  vi.spyOn(performance, 'now').mockImplementation(() => fakeNow());
+}
 
 interface Refable {
   ref(): Refable;
@@ -9,6 +18,7 @@ interface Refable {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('systemClock', () => {
@@ -36,7 +46,7 @@ describe('systemClock', () => {
   });
 
   it('a long timer can be ref’d and unref’d like a Node Timeout, slice after slice', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeNodeTimers();
     let fired = 0;
     const t = systemClock.setTimeout(() => fired++, 2 ** 31 + 10) as unknown as Refable;
     expect(t.ref()).toBe(t);
@@ -53,7 +63,7 @@ describe('systemClock', () => {
   });
 
   it('fires after ms and not before; clearTimeout cancels (on Node’s fake timers)', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeNodeTimers();
     const fired: string[] = [];
     systemClock.setTimeout(() => fired.push('a'), 100);
     const b = systemClock.setTimeout(() => fired.push('b'), 100);
@@ -67,7 +77,7 @@ describe('systemClock', () => {
   });
 
   it('honours a delay longer than Node’s 2^31 - 1 ms instead of firing after 1 ms', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeNodeTimers();
     const warn = vi.spyOn(process, 'emitWarning');
     const ms = 2 ** 31 + 1000; // about 24.9 days
     let fired = 0;
@@ -84,7 +94,7 @@ describe('systemClock', () => {
   });
 
   it('clears a long timer whichever slice it is in', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeNodeTimers();
     let fired = 0;
     const t = systemClock.setTimeout(() => fired++, 3 * 2 ** 31);
     vi.advanceTimersByTime(2 ** 31 + 5);
@@ -97,12 +107,52 @@ describe('systemClock', () => {
   });
 
   it('an Infinity delay sets no timer at all and never fires', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeNodeTimers();
     let fired = 0;
     const t = systemClock.setTimeout(() => fired++, Infinity);
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(10 * 2 ** 31);
     expect(fired).toBe(0);
     systemClock.clearTimeout(t);
+  });
+
+  it('re-arms a Node timer that fires before the due time as now() reads it', () => {
+    fakeNodeTimers();
+    let fired = 0;
+    systemClock.setTimeout(() => fired++, 10.4); // Node would run it at 10 ms; it is due at 10.4
+    const now = vi.mocked(performance.now);
+    const fakeNow = Date.now;
+    now.mockImplementation(() => fakeNow() - 3); // Node's loop time runs 3 ms ahead of the clock
+    vi.advanceTimersByTime(11);
+    expect(fired).toBe(0);
+    vi.advanceTimersByTime(2);
+    expect(fired).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(fired).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('systemClock on the real clock', () => {
+  // The one place a real clock is what is tested: Node runs a timer from its cached loop time and
+  // truncates fractional delays, so without the re-arm most of these fire up to ~1.7 ms early.
+  it('never runs a timer before its due time (300 fractional delays, bounded to ~40 ms)', async () => {
+    const early: number[] = [];
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) => {
+        const ms = 1 + ((i * 7.3) % 30) + 0.7;
+        const due = systemClock.now() + ms;
+        return new Promise<void>((resolve) => {
+          keepAlive(
+            systemClock.setTimeout(() => {
+              const late = systemClock.now() - due;
+              if (late < 0) early.push(late);
+              resolve();
+            }, ms),
+          );
+        });
+      }),
+    );
+    expect(early).toEqual([]);
   });
 });

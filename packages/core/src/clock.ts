@@ -35,28 +35,40 @@ export interface Clock {
 const MAX_NODE_DELAY = 2 ** 31 - 1;
 
 /**
- * A timer longer than Node allows: armed in slices of at most {@link MAX_NODE_DELAY}, or never
- * for `Infinity`. Unref'd like every system timer; `ref()` / `unref()` / `hasRef()` behave like
- * a Node `Timeout`'s (`sleep` refs the timer it awaits).
+ * A timer of {@link systemClock}. Node truncates a fractional delay and measures it from the
+ * event loop's cached time, which can be a few milliseconds stale, so a bare `setTimeout(fn, 9.7)`
+ * may run when `performance.now()` has moved only 8 ms. This timer remembers when it is due on
+ * the clock, arms Node's timer for the delay rounded up, and when Node fires early re-arms for
+ * what is left: `fn` never runs before its due time. A delay longer than Node allows is armed in
+ * slices of at most {@link MAX_NODE_DELAY}; `Infinity` is never armed. Unref'd unless `ref()`'d;
+ * `ref()` / `unref()` / `hasRef()` behave like a Node `Timeout`'s (`keepAlive` refs the timer a
+ * caller awaits).
  */
-class LongTimeout {
+class SystemTimer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #ref = false;
+  readonly #due: number;
+  readonly #fn: () => void;
 
   constructor(fn: () => void, ms: number) {
-    if (ms !== Infinity) this.#arm(fn, ms);
+    this.#fn = fn;
+    this.#due = performance.now() + ms;
+    if (ms !== Infinity) this.#arm(ms);
   }
 
-  #arm(fn: () => void, left: number): void {
-    const slice = Math.min(left, MAX_NODE_DELAY);
-    this.#timer = setTimeout(() => {
-      if (left > slice) this.#arm(fn, left - slice);
-      else {
-        this.#timer = undefined;
-        fn();
-      }
-    }, slice);
+  #arm(left: number): void {
+    this.#timer = setTimeout(fire, Math.min(Math.ceil(left), MAX_NODE_DELAY), this);
     if (!this.#ref) this.#timer.unref();
+  }
+
+  /** Node's timer ran: run `fn` if it is due (a NaN or negative delay is due at once), else wait for the rest. */
+  tick(): void {
+    const left = this.#due - performance.now();
+    if (left > 0) this.#arm(left);
+    else {
+      this.#timer = undefined;
+      this.#fn();
+    }
   }
 
   /** Whether the timer keeps the process alive (never for `Infinity`: there is no timer). */
@@ -82,10 +94,16 @@ class LongTimeout {
   }
 }
 
+function fire(timer: SystemTimer): void {
+  timer.tick();
+}
+
 /**
- * The real clock: `performance.now()` and Node's timers, `unref`'d so that a pending
- * Breakwater timer never keeps the process alive. A delay longer than Node's limit
- * (2^31 - 1 ms, about 24.8 days) is honoured, and `Infinity` never fires.
+ * The real clock: `performance.now()` and Node's timers, `unref`'d so that a pending background
+ * timer never keeps the process alive (a wait a caller awaits is `ref`'d by `keepAlive`). A timer
+ * never fires before its due time as `now()` reads it (Node's own timers can run up to a few
+ * milliseconds early: they truncate fractions and count from a stale loop time). A delay longer
+ * than Node's limit (2^31 - 1 ms, about 24.8 days) is honoured, and `Infinity` never fires.
  *
  * @example
  * ```ts
@@ -97,14 +115,8 @@ class LongTimeout {
 export const systemClock: Clock = {
   // perf_hooks' `performance`, held here: the global `performance` is a lazy getter, read on every call otherwise.
   now: () => performance.now(),
-  setTimeout(fn, ms) {
-    if (ms > MAX_NODE_DELAY) return new LongTimeout(fn, ms);
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
+  setTimeout: (fn, ms) => new SystemTimer(fn, ms),
   clearTimeout(handle) {
-    if (handle instanceof LongTimeout) handle.clear();
-    else clearTimeout(handle as ReturnType<typeof setTimeout>);
+    if (handle instanceof SystemTimer) handle.clear();
   },
 };
