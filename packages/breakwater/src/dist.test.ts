@@ -1,11 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The built packages, as a user gets them: each one imported with `import` and with `require`
-// by a plain `node` (no `source` condition, so the `exports` map leads to dist/).
+// by a plain `node` (no `@breakwater/source` condition, so the `exports` map leads to dist/).
+// `pnpm test` builds what is stale first (scripts/build-if-stale.mjs).
 const here = dirname(fileURLToPath(import.meta.url));
 const packagesDir = join(here, '..', '..');
 const umbrella = join(here, '..');
@@ -47,4 +48,46 @@ describe('the built packages', () => {
     expect(root.import.types).toMatch(/\.d\.ts$/);
     expect(root.require.types).toMatch(/\.d\.cts$/);
   });
+});
+
+// What each entry point must do through its built files (test/dist-behaviour.cjs runs one check
+// per policy the entry point exports; a package missing here fails the test).
+const behaviour: Record<string, string[]> = {
+  '@breakwater/core': ['parseDuration'],
+  '@breakwater/circuit-breaker': ['CircuitBreaker'],
+  '@breakwater/time-limiter': ['TimeLimiter'],
+  '@breakwater/retry': ['Retry'],
+  '@breakwater/bulkhead': ['Bulkhead', 'PoolBulkhead'],
+  '@breakwater/rate-limiter': ['RateLimiter'],
+  '@breakwater/decorators': ['decorate'],
+  '@breakwater/testing': ['scriptedBackend'],
+  breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig'],
+  'breakwater/testing': ['scriptedBackend'],
+};
+
+function runBehaviour(name: string, how: 'import' | 'require'): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(umbrella, 'test', 'dist-behaviour.cjs'), name, how], { cwd: umbrella, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.concurrent('the built packages behave the same through import and require', () => {
+  it('every package has its behaviour checks', () => {
+    expect(Object.keys(behaviour).sort()).toEqual([...packages.map((p) => p.name), 'breakwater/testing'].sort());
+  });
+
+  // A retried call, a breaker opening, a time-out, a bulkhead wait, a rate-limiter wait, a
+  // pipeline, the test helpers (VirtualClock), and a worker task in a real worker thread.
+  it.each(Object.keys(behaviour).flatMap((name) => (['import', 'require'] as const).map((how) => ({ name, how }))))(
+    '$name through $how',
+    async ({ name, how }) => {
+      const { code, stdout, stderr } = await runBehaviour(name, how);
+      expect(stderr).toBe(''); // no error and no process warning
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ ran: behaviour[name] });
+    },
+    30_000,
+  );
 });

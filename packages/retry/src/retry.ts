@@ -11,7 +11,7 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import pRetry from 'p-retry';
+import { pRetry } from './p-retry.js';
 import { runAttempt } from './attempt.js';
 import { resolveConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
 import type { RetryEvents, RetryMetrics } from './events.js';

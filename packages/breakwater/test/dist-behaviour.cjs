@@ -1,0 +1,230 @@
+'use strict';
+// Behaviour through a built entry point, as a user's program gets it: `node dist-behaviour.cjs
+// <package> <import|require>` loads <package> (and the @breakwater packages it needs for what it
+// does not export itself) with `import()` or with `require()` — plain node, no `@breakwater/source`
+// condition, so every `exports` map leads to dist/ — then runs, for each policy the package
+// exports, one real call: a retried call, a breaker opening, a time-out, a bulkhead wait, a
+// rate-limiter wait, a pipeline, a worker task, the test helpers, fromConfig. Time is a
+// VirtualClock everywhere except the worker task (a real thread). Prints one JSON line:
+// { ran: [names of the checks that passed] }, or exits 1 with the error.
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const [name, how] = process.argv.slice(2);
+if (!name || (how !== 'import' && how !== 'require')) {
+  console.error('usage: node dist-behaviour.cjs <package> <import|require>');
+  process.exit(2);
+}
+const load = how === 'import' ? (id) => import(id) : async (id) => require(id);
+
+// The package each check's main export comes from when the package under test lacks it.
+const owners = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators'];
+
+/** Rejects if `promise` has not settled by the time the clock's timers have all run. */
+async function settled(promise, clock) {
+  let done = false;
+  const p = Promise.resolve(promise).finally(() => (done = true));
+  p.catch(() => {});
+  for (let i = 0; i < 50 && !done; i++) await clock.advance(1000);
+  assert.ok(done, 'the call did not settle on the virtual clock');
+  return p;
+}
+
+const checks = {
+  // @breakwater/core: timers on the VirtualClock, durations, the error classes.
+  parseDuration: async ({ VirtualClock, parseDuration, TimeoutError, BreakwaterError }) => {
+    const clock = new VirtualClock();
+    const fired = [];
+    clock.setTimeout(() => fired.push(clock.now()), 250);
+    await clock.advance(parseDuration('1s'));
+    assert.deepEqual(fired, [250]);
+    assert.ok(new TimeoutError('t', 5) instanceof BreakwaterError);
+  },
+
+  // A retried call: two failures, then success, waiting 100 ms then 200 ms on the clock.
+  Retry: async ({ Retry, IntervalFunction, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const retry = new Retry('dist', { maxAttempts: 3, intervalFunction: IntervalFunction.ofExponentialBackoff(100, 2), clock });
+    const waits = [];
+    retry.on('retry', (e) => waits.push(e.waitMs));
+    let calls = 0;
+    const result = retry.execute(async (ctx) => {
+      calls++;
+      if (ctx.attempt < 3) throw new Error(`attempt ${ctx.attempt} failed`);
+      return `ok after ${ctx.attempt}`;
+    });
+    let failure; // the call's error as soon as it has one (awaited below, after the clock has moved)
+    result.catch((e) => (failure = e));
+    await clock.advance(99);
+    assert.equal(calls, 1);
+    await clock.advance(1);
+    if (failure) throw failure;
+    assert.equal(calls, 2);
+    await clock.advance(200);
+    assert.equal(await result, 'ok after 3');
+    assert.equal(calls, 3);
+    assert.deepEqual(waits, [100, 200]);
+    // Exhausted: the last error, as thrown.
+    const exhausted = settled(retry.execute(() => Promise.reject(new Error('down'))), clock);
+    await assert.rejects(exhausted, { message: 'down' });
+  },
+
+  // A breaker opening on its failure rate, refusing, then half-open after its wait on the clock.
+  CircuitBreaker: async ({ CircuitBreaker, CallNotPermittedError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const breaker = new CircuitBreaker('dist', { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: '10s', clock });
+    const transitions = [];
+    breaker.on('stateTransition', (e) => transitions.push(`${e.from}>${e.to}`));
+    for (const ok of [true, false, true, false]) await breaker.execute(async () => { if (!ok) throw new Error('x'); }).catch(() => {});
+    assert.equal(breaker.state, 'OPEN');
+    await assert.rejects(breaker.execute(async () => 1), (e) => e instanceof CallNotPermittedError && e.circuitBreakerName === 'dist');
+    await clock.advance(10_000); // the wait is over once it has passed (as in Resilience4j)
+    await assert.rejects(breaker.execute(async () => 1), CallNotPermittedError);
+    await clock.advance(1);
+    assert.equal(await breaker.execute(async () => 'trial'), 'trial');
+    assert.equal(breaker.state, 'HALF_OPEN');
+    assert.deepEqual(transitions, ['CLOSED>OPEN', 'OPEN>HALF_OPEN']);
+  },
+
+  // A time-out at 600 ms on the clock: TimeoutError, and the call's signal aborted.
+  TimeLimiter: async ({ TimeLimiter, TimeoutError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const limiter = new TimeLimiter('dist', { timeoutDuration: '600ms', clock });
+    let signal;
+    const call = limiter.execute((ctx) => {
+      signal = ctx.signal;
+      return new Promise(() => {});
+    });
+    call.catch(() => {});
+    await clock.advance(599);
+    assert.equal(signal.aborted, false);
+    await clock.advance(1);
+    await assert.rejects(call, (e) => e instanceof TimeoutError && e.timeLimiterName === 'dist' && e.name === 'TimeoutError');
+    assert.equal(signal.aborted, true);
+  },
+
+  // A bulkhead wait: the second call waits for the first one's slot; a third gives up after 50 ms.
+  Bulkhead: async ({ Bulkhead, BulkheadFullError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const bulkhead = new Bulkhead('dist', { maxConcurrentCalls: 1, maxWaitDuration: 100, clock });
+    let release;
+    const first = bulkhead.execute(() => new Promise((resolve) => (release = resolve)));
+    const order = [];
+    const second = bulkhead.execute(async () => order.push('second'));
+    await clock.advance(50);
+    assert.deepEqual(order, []);
+    release('first');
+    assert.equal(await first, 'first');
+    await second;
+    assert.deepEqual(order, ['second']);
+    let hold;
+    const busy = bulkhead.execute(() => new Promise((resolve) => (hold = resolve)));
+    const third = bulkhead.execute(async () => 'never');
+    third.catch(() => {});
+    await clock.advance(100);
+    await assert.rejects(third, (e) => e instanceof BulkheadFullError && e.bulkheadName === 'dist');
+    hold();
+    await busy;
+  },
+
+  // A worker task in a real worker thread.
+  PoolBulkhead: async ({ PoolBulkhead }) => {
+    const filename = pathToFileURL(path.join(__dirname, 'fixtures', 'square.mjs'));
+    const pool = PoolBulkhead.workers('dist', { filename, maxThreadPoolSize: 1, coreThreadPoolSize: 1, queueCapacity: 1 });
+    try {
+      const result = await pool.run({ value: 7 });
+      assert.equal(result.square, 49);
+      assert.ok(result.threadId > 0, 'ran in a worker thread');
+    } finally {
+      await pool.close();
+    }
+  },
+
+  // A rate-limiter wait: the second call of the cycle waits for the next cycle on the clock.
+  RateLimiter: async ({ RateLimiter, RequestNotPermittedError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const limiter = new RateLimiter('dist', { limitForPeriod: 1, limitRefreshPeriod: 100, timeoutDuration: 100, clock });
+    assert.equal(await limiter.execute(async () => 1), 1);
+    let ran = false;
+    const second = limiter.execute(async () => (ran = true));
+    await clock.advance(99);
+    assert.equal(ran, false);
+    await clock.advance(1);
+    assert.equal(await second, true);
+    const strict = new RateLimiter('strict', { limitForPeriod: 1, limitRefreshPeriod: 1000, timeoutDuration: 0, clock });
+    await strict.execute(async () => 1);
+    await assert.rejects(strict.execute(async () => 2), (e) => e instanceof RequestNotPermittedError);
+  },
+
+  // The documents' pipeline: the first attempt times out, the breaker records it, the retry's second attempt succeeds.
+  decorate: async ({ decorate, Retry, CircuitBreaker, TimeLimiter, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const breaker = new CircuitBreaker('pg', { clock });
+    const pipeline = decorate()
+      .withRetry(new Retry('pg', { maxAttempts: 2, waitDuration: 500, clock }))
+      .withCircuitBreaker(breaker)
+      .withTimeLimiter(new TimeLimiter('pg', { timeoutDuration: 600, clock }));
+    const result = pipeline.execute((ctx) => (ctx.attempt === 1 ? new Promise(() => {}) : Promise.resolve(`paid on attempt ${ctx.attempt}`)));
+    assert.equal(await settled(result, clock), 'paid on attempt 2');
+    assert.equal(breaker.metrics.numberOfFailedCalls, 1);
+    assert.equal(breaker.metrics.numberOfSuccessfulCalls, 1);
+  },
+
+  // @breakwater/testing (breakwater/testing): a scripted backend and a replay on the clock (needs fast-check).
+  scriptedBackend: async ({ scriptedBackend, replay, trafficArb, VirtualClock, CircuitBreaker }) => {
+    const clock = new VirtualClock();
+    const backend = scriptedBackend('E S200', { clock });
+    const breaker = new CircuitBreaker('dist', { clock });
+    await assert.rejects(breaker.execute(backend));
+    const second = breaker.execute(backend);
+    await clock.advance(200);
+    await second;
+    assert.equal(backend.calls, 2);
+    const result = await replay(
+      Array.from({ length: 10 }, (_, i) => ({ at: i * 10, outcome: 'error', latency: 1 })),
+      { slidingWindowSize: 5, minimumNumberOfCalls: 5 },
+    );
+    assert.equal(result.finalState, 'OPEN');
+    assert.equal(typeof trafficArb, 'function');
+  },
+
+  // The umbrella's Spring-settings loader.
+  fromConfig: async ({ fromConfig, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const r = fromConfig({ resilience4j: { retry: { instances: { pg: { 'max-attempts': 2, 'wait-duration': '1s' } } } } }, { clock });
+    const retry = r.retry.find('pg');
+    let calls = 0;
+    const result = retry.execute(async () => {
+      if (++calls === 1) throw new Error('once');
+      return calls;
+    });
+    assert.equal(await settled(result, clock), 2);
+  },
+};
+
+async function main() {
+  const lib = await load(name);
+  const own = new Set(Object.keys(lib));
+  // What the package does not export comes from the package that owns it, loaded the same way.
+  const api = {};
+  if (name !== 'breakwater') for (const owner of owners) if (owner !== name) Object.assign(api, await load(owner));
+  Object.assign(api, lib);
+  const ran = [];
+  for (const [key, check] of Object.entries(checks)) {
+    if (!own.has(key)) continue;
+    try {
+      await check(api);
+    } catch (error) {
+      error.message = `${name} (${how}), ${key}: ${error.message}`;
+      throw error;
+    }
+    ran.push(key);
+  }
+  console.log(JSON.stringify({ ran }));
+}
+
+main().catch((error) => {
+  console.error(error && error.stack ? error.stack : error);
+  process.exit(1);
+});
