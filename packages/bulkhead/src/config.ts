@@ -47,6 +47,17 @@ export interface ResolvedBulkheadConfig {
 
 const BULKHEAD_KEYS = ['maxConcurrentCalls', 'maxWaitDuration', 'fairCallHandlingEnabled', 'writableStackTraceEnabled', 'clock'] as const;
 
+/**
+ * Every option of a semaphore Bulkhead, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * BULKHEAD_OPTIONS.includes('maxConcurrentCalls'); // true
+ * ```
+ */
+export const BULKHEAD_OPTIONS = BULKHEAD_KEYS;
+
 /** Checks a semaphore bulkhead's options; throws naming the bulkhead, the option and the value. */
 export function readBulkheadConfig(name: string, config: BulkheadConfig | undefined): ResolvedBulkheadConfig {
   const read = new ConfigReader<BulkheadConfig>('Bulkhead', name, config, BULKHEAD_KEYS);
@@ -113,6 +124,17 @@ export interface ResolvedPoolConfig extends PoolLimits {
 }
 
 export const POOL_KEYS = ['maxThreadPoolSize', 'coreThreadPoolSize', 'queueCapacity', 'writableStackTraceEnabled', 'clock'] as const;
+
+/**
+ * Every option of a PoolBulkhead, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * POOL_BULKHEAD_OPTIONS.includes('queueCapacity'); // true
+ * ```
+ */
+export const POOL_BULKHEAD_OPTIONS = POOL_KEYS;
 
 /** Checks a pool's options with `read` (which knows the component's keys). */
 export function readPoolConfig<C extends PoolBulkheadConfig>(read: ConfigReader<C>): ResolvedPoolConfig {

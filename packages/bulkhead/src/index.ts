@@ -4,5 +4,6 @@ export { WorkerPoolBulkhead, type WorkerPoolBulkheadConfig, type WorkerRunOption
 export { admit, type Admission } from './admission.js';
 export { BulkheadRegistry, PoolBulkheadRegistry } from './registry.js';
 export type { BulkheadConfig, BulkheadConfigChange, PoolBulkheadConfig, PoolLimits } from './config.js';
+export { BULKHEAD_OPTIONS, POOL_BULKHEAD_OPTIONS } from './config.js';
 export type { BulkheadEvents, BulkheadMetrics, PoolBulkheadMetrics } from './events.js';
 export { BulkheadFullError } from '@breakwater/core';

@@ -104,6 +104,17 @@ const KEYS = [
   'clock',
 ] as const satisfies readonly (keyof CircuitBreakerConfig)[];
 
+/**
+ * Every option of a CircuitBreaker, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * CIRCUIT_BREAKER_OPTIONS.includes('slidingWindowSize'); // true
+ * ```
+ */
+export const CIRCUIT_BREAKER_OPTIONS = KEYS;
+
 const PERCENT = { gt: 0, lte: 100 } as const;
 const COUNT = { integer: true, gte: 1 } as const;
 

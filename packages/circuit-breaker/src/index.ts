@@ -1,6 +1,7 @@
 export { CircuitBreaker } from './circuit-breaker.js';
 export { CircuitBreakerRegistry } from './registry.js';
 export type { CircuitBreakerConfig, ResolvedCircuitBreakerConfig } from './config.js';
+export { CIRCUIT_BREAKER_OPTIONS } from './config.js';
 export type { CircuitBreakerEvents } from './events.js';
 export type { CircuitBreakerMetrics } from './metrics.js';
 export { isLegalTransition, STATES, type CircuitBreakerStateName } from './states.js';

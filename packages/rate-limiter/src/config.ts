@@ -52,6 +52,17 @@ const KEYS = [
   'clock',
 ] as const;
 
+/**
+ * Every option of a RateLimiter, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * RATE_LIMITER_OPTIONS.includes('limitForPeriod'); // true
+ * ```
+ */
+export const RATE_LIMITER_OPTIONS = KEYS;
+
 /** Checks and resolves a rate limiter's options; throws naming the limiter, option and value. */
 export function readRateLimiterConfig(name: string, config: RateLimiterConfig | undefined): ResolvedRateLimiterConfig {
   const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, config, KEYS);

@@ -95,6 +95,17 @@ const KEYS = [
   'random',
 ] as const;
 
+/**
+ * Every option of a Retry, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * RETRY_OPTIONS.includes('maxAttempts'); // true
+ * ```
+ */
+export const RETRY_OPTIONS = KEYS;
+
 /** Checks the options once, with messages naming the retry, the option and the value. */
 export function resolveConfig(name: string, config: RetryConfig | undefined): ResolvedRetryConfig {
   const read = new ConfigReader<RetryConfig>('Retry', name, config, [...KEYS]);

@@ -8,5 +8,6 @@ export {
   type RetryOutcome,
 } from './interval-function.js';
 export type { ResolvedRetryConfig, RetryConfig } from './config.js';
+export { RETRY_OPTIONS } from './config.js';
 export type { RetryEvents, RetryMetrics } from './events.js';
 export { MaxRetriesExceededError } from '@breakwater/core';

@@ -34,6 +34,17 @@ export interface ResolvedTimeLimiterConfig {
 
 const KEYS = ['timeoutDuration', 'cancelRunningFuture', 'clock'] as const;
 
+/**
+ * Every option of a TimeLimiter, by name: what its config accepts (tools such as `fromConfig` derive
+ * their key tables from it, so an option added here cannot be dropped by them silently).
+ *
+ * @example
+ * ```ts
+ * TIME_LIMITER_OPTIONS.includes('timeoutDuration'); // true
+ * ```
+ */
+export const TIME_LIMITER_OPTIONS = KEYS;
+
 /** Checks the options once, with messages naming the limiter, the option and the value. */
 export function resolveConfig(name: string, config: TimeLimiterConfig | undefined): ResolvedTimeLimiterConfig {
   const read = new ConfigReader<TimeLimiterConfig>('TimeLimiter', name, config, [...KEYS]);
