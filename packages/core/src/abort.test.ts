@@ -82,12 +82,12 @@ describe('sleep', () => {
     await expect(wait).resolves.toBeUndefined();
   });
 
-  it('a long-lived signal shared by many waits keeps no listener of the ended ones', async () => {
+  it('a long-lived signal shared by many waits carries one listener, and none once they have ended', async () => {
     const controller = new AbortController();
     const waits = Array.from({ length: 20 }, (_, i) => sleep(clock, i * 10, controller.signal));
-    expect(listeners(controller.signal)).toBe(20);
+    expect(listeners(controller.signal)).toBe(1);
     await clock.advance(95);
-    expect(listeners(controller.signal)).toBe(10);
+    expect(listeners(controller.signal)).toBe(1);
     controller.abort('stop');
     const results = await Promise.allSettled(waits);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
@@ -134,6 +134,52 @@ describe('onAbort', () => {
     controller.abort();
     expect(listener).toHaveBeenCalledTimes(1);
     expect(listeners(controller.signal)).toBe(0);
+  });
+
+  it('any number of listeners on one signal are one listener on it; the last to stop removes it', () => {
+    const controller = new AbortController();
+    const calls: number[] = [];
+    const stops = Array.from({ length: 50 }, (_, i) => onAbort(controller.signal, () => calls.push(i)));
+    expect(listeners(controller.signal)).toBe(1);
+    for (const stop of stops.slice(0, 49)) stop();
+    expect(listeners(controller.signal)).toBe(1);
+    stops[49]!();
+    expect(listeners(controller.signal)).toBe(0);
+    const again = onAbort(controller.signal, () => calls.push(99));
+    expect(listeners(controller.signal)).toBe(1);
+    controller.abort();
+    expect(calls).toEqual([99]);
+    expect(listeners(controller.signal)).toBe(0);
+    again();
+  });
+
+  it('the same function registered twice is called twice, and stopped one registration at a time', () => {
+    const controller = new AbortController();
+    const listener = vi.fn();
+    const first = onAbort(controller.signal, listener);
+    onAbort(controller.signal, listener);
+    first();
+    controller.abort();
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('a listener that throws does not stop the others, and is reported once as a warning', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const controller = new AbortController();
+      const after = vi.fn();
+      onAbort(controller.signal, () => {
+        throw new Error('listener');
+      });
+      onAbort(controller.signal, after);
+      controller.abort();
+      expect(after).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/^An abort listener threw; .*Error: listener/s);
+      expect(warn.mock.calls[0]![1]).toEqual({ type: 'BreakwaterListenerWarning' });
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('the returned function stops listening, and may be called again', () => {

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
+import { describeThrown, warnOnce } from './warn.js';
 
 /**
  * Makes a timer someone is awaiting (a retry's back-off, a queue's wait) keep the process alive,
@@ -18,10 +19,10 @@ export function keepAlive<H>(timer: H): H {
 }
 
 /**
- * Waits `ms` on `clock` (keeping the process alive meanwhile); rejects at once with `signal.reason` when the signal aborts (at once,
- * too, when it already has). The timer and the abort listener are both removed whichever comes
- * first, so a long-lived signal keeps no listener of a wait that has ended. With no signal, or
- * {@link NEVER_ABORTED}, no listener is added at all.
+ * Waits `ms` on `clock` (keeping the process alive meanwhile); rejects at once with `signal.reason`
+ * when the signal aborts (at once, too, when it already has). The timer and the abort listener
+ * are both removed whichever comes first, so a long-lived signal keeps no listener of a wait that
+ * has ended. With no signal, or {@link NEVER_ABORTED}, no listener is added at all.
  *
  * @example
  * ```ts
@@ -32,25 +33,60 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void keepAlive(clock.setTimeout(resolve, ms)));
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
+    const stop = onAbort(signal, () => {
       clock.clearTimeout(timer);
       reject(signal.reason);
-    };
+    });
     const timer = keepAlive(
       clock.setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve();
       }, ms),
     );
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 /**
+ * The listeners Breakwater keeps on one signal: a single `abort` listener on the signal itself
+ * (`dispatch`) calls them all, so any number of calls and layers sharing one caller signal add
+ * one listener to it, not one each (no `MaxListenersExceededWarning`). The hub goes when its last
+ * listener does.
+ */
+interface Hub {
+  readonly listeners: Set<() => void>;
+  readonly dispatch: () => void;
+}
+
+const hubs = new WeakMap<AbortSignal, Hub>();
+
+function hubOf(signal: AbortSignal): Hub {
+  let hub = hubs.get(signal);
+  if (hub !== undefined) return hub;
+  const listeners = new Set<() => void>();
+  const dispatch = (): void => {
+    hubs.delete(signal);
+    const called = [...listeners];
+    listeners.clear();
+    for (const listener of called) {
+      try {
+        listener();
+      } catch (error) {
+        warnOnce(listener, `An abort listener threw; the other listeners of the signal ran (reported once): ${describeThrown(error)}`, 'BreakwaterListenerWarning');
+      }
+    }
+  };
+  hub = { listeners, dispatch };
+  hubs.set(signal, hub);
+  signal.addEventListener('abort', dispatch, { once: true });
+  return hub;
+}
+
+/**
  * Calls `listener` (once) when `signal` aborts; returns the function that stops listening
- * (idempotent). Does nothing, and allocates nothing, with no signal or {@link NEVER_ABORTED}.
- * Like `addEventListener`, it does not call `listener` for a signal that has already aborted:
- * check `signal.aborted` first.
+ * (idempotent). However many listeners are registered on one signal through it, the signal
+ * carries a single `abort` listener of Breakwater's, removed with the last of them. Does nothing,
+ * and allocates nothing, with no signal or {@link NEVER_ABORTED}. Like `addEventListener`, it
+ * does not call `listener` for a signal that has already aborted: check `signal.aborted` first.
  *
  * @example
  * ```ts
@@ -61,8 +97,15 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
  */
 export function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
   if (signal === undefined || signal === NEVER_ABORTED) return noop;
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
+  const hub = hubOf(signal);
+  // A wrapper of its own, so that the same function registered twice is two registrations.
+  const entry = (): void => listener();
+  hub.listeners.add(entry);
+  return () => {
+    if (!hub.listeners.delete(entry) || hub.listeners.size !== 0) return;
+    signal.removeEventListener('abort', hub.dispatch);
+    if (hubs.get(signal) === hub) hubs.delete(signal);
+  };
 }
 
 const noop = (): void => {};

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { describeThrown, warnOnce } from './warn.js';
 
 /**
  * An event of type `K` from a component whose events are described by the map `M`:
@@ -57,24 +58,12 @@ interface Subscription {
   active: boolean;
 }
 
-const reported = new WeakSet<Listener>();
-
-/** What a listener threw, as text; never throws itself (`throw Object.create(null)` has no `toString`). */
-function describeThrown(error: unknown): string {
-  try {
-    return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  } catch {
-    return Object.prototype.toString.call(error);
-  }
-}
-
 function report(listener: Listener, error: unknown, source: string): void {
-  if (reported.has(listener)) return;
-  reported.add(listener);
-  const detail = describeThrown(error);
-  process.emitWarning(`A listener of ${source} threw; the call goes on as if it had not (reported once per listener): ${detail}`, {
-    type: 'BreakwaterListenerWarning',
-  });
+  warnOnce(
+    listener,
+    `A listener of ${source} threw; the call goes on as if it had not (reported once per listener): ${describeThrown(error)}`,
+    'BreakwaterListenerWarning',
+  );
 }
 
 /**

@@ -25,6 +25,8 @@ export {
   type PolicyKind,
 } from './policy.js';
 export { keepAlive, onAbort, sleep } from './abort.js';
+export { enterCall, follow, invoke, raceAbort } from './call.js';
+export { callbackThrew, describeThrown, warnOnce } from './warn.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';

@@ -95,21 +95,23 @@ export const ROOT_CONTEXT: CallContext = Object.freeze({ signal: NEVER_ABORTED, 
 
 /**
  * The context for a call from `execute`'s options: the context itself when a layer passes one
- * down (an object with a `signal` and a numeric `attempt`), the shared {@link ROOT_CONTEXT}
- * when there is no signal, else a new `{ signal, attempt: 1 }`. Throws a `TypeError` for a
- * `signal` that is not an `AbortSignal`: call it inside your `async execute`, so that the
- * throw becomes a rejection.
+ * down (an object whose `signal` is an `AbortSignal` and whose `attempt` is a number), the shared
+ * {@link ROOT_CONTEXT} when there is no signal (`options` absent, `null`, or without `signal`),
+ * else a new `{ signal, attempt: 1 }`. Throws a `TypeError` for options that are not an object or
+ * a `signal` that is not an `AbortSignal` (`{ signal: { aborted: false } }`): use
+ * {@link enterCall}, which turns the throw into a rejection.
  *
  * @example
  * ```ts
  * async execute(fn, options) { const ctx = toContext(options); ctx.signal.throwIfAborted(); return fn(ctx); }
  * ```
  */
-export function toContext(options: ExecuteOptions | CallContext | undefined): CallContext {
-  if (options === undefined) return ROOT_CONTEXT;
-  if (typeof (options as CallContext).attempt === 'number' && (options as CallContext).signal !== undefined) return options as CallContext;
+export function toContext(options: ExecuteOptions | CallContext | null | undefined): CallContext {
+  if (options === undefined || options === null) return ROOT_CONTEXT;
+  if (typeof options !== 'object') throw new TypeError(`execute: options must be an object ({ signal }), got ${describeValue(options)}`);
   const signal = options.signal;
   if (signal === undefined) return ROOT_CONTEXT;
   if (!(signal instanceof AbortSignal)) throw new TypeError(`execute: options.signal must be an AbortSignal, got ${describeValue(signal)}`);
+  if (typeof (options as CallContext).attempt === 'number') return options as CallContext;
   return { signal, attempt: 1 };
 }
