@@ -2,7 +2,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // Vitest 4 reads this file only when pointed at it: `vitest run --config vitest.workspace.ts`.
-// One project per package / example. The `source` condition resolves every @breakwater/*
+// One project per package / example. The `@breakwater/source` condition resolves every @breakwater/*
 // import to its TypeScript source, so a test sees the code as it is, without a build.
 const dirs = ['packages', 'examples', 'bench'].flatMap((top) =>
   existsSync(top)
@@ -16,8 +16,8 @@ const dirs = ['packages', 'examples', 'bench'].flatMap((top) =>
 const jsonReport = process.env['BREAKWATER_JSON_REPORT'];
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['@breakwater/source'] },
+  ssr: { resolve: { conditions: ['@breakwater/source'] } },
   test: {
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     projects: dirs.map((root) => ({

@@ -24,10 +24,10 @@ const verbose = args.includes('--rounds'); // print every round's figure of ever
 const withMemory = !args.includes('--no-memory') && (only === undefined || only.includes('9'));
 const budget: Budget = check ? { msPerCase: 80, rounds: 5 } : { msPerCase: 150, rounds: 9 };
 
-/** Which Breakwater code runs: the built dist (the default) or the sources (`tsx --conditions=source`). */
+/** Which Breakwater code runs: the built dist (the default) or the sources (`tsx --conditions=@breakwater/source`). */
 function breakwaterCode(): string {
   const resolved = import.meta.resolve('@breakwater/circuit-breaker');
-  return resolved.includes('/src/') ? 'sources (packages/*/src, --conditions=source)' : 'built dist (packages/*/dist, as users run it)';
+  return resolved.includes('/src/') ? 'sources (packages/*/src, --conditions=@breakwater/source)' : 'built dist (packages/*/dist, as users run it)';
 }
 
 const rows: Row[] = [...breakerRows(), ...timeLimiterRows(), ...retryRows(), ...pipelineRows(), ...bulkheadRows(), ...rateLimiterRows()].filter(
