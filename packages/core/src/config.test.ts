@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from './clock.js';
-import { ConfigReader, describeValue } from './config.js';
+import { closest, didYouMean, ConfigReader, describeValue } from './config.js';
 import { VirtualClock } from './virtual-clock.js';
 
 interface Options {
@@ -65,7 +65,10 @@ describe('describeValue', () => {
     [class Foo {}, 'a function'],
     [[1, 2], 'an array'],
     [{ a: 1 }, 'an object'],
-    [new Date(0), 'an object'],
+    [new Date(0), 'a Date'],
+    [new Map(), 'a Map'],
+    [Object.create(null), 'an object'],
+    ['x'.repeat(401), `'${'x'.repeat(20)}…' (401 characters)`],
   ])('renders %s as %s', (value, text) => {
     expect(describeValue(value)).toBe(text);
   });
@@ -81,9 +84,11 @@ describe('ConfigReader: the config object', () => {
   });
 
   it('refuses a config that is not an object', () => {
-    expectThrow(() => reader('fast'), TypeError, "CircuitBreaker 'pg': config must be an object, got 'fast'");
-    expectThrow(() => reader(5), TypeError, "CircuitBreaker 'pg': config must be an object, got 5");
-    expectThrow(() => reader([]), TypeError, "CircuitBreaker 'pg': config must be an object, got an array");
+    expectThrow(() => reader('fast'), TypeError, "CircuitBreaker 'pg': config must be a plain object of options, got 'fast'");
+    expectThrow(() => reader(5), TypeError, "CircuitBreaker 'pg': config must be a plain object of options, got 5");
+    expectThrow(() => reader([]), TypeError, "CircuitBreaker 'pg': config must be a plain object of options, got an array");
+    expectThrow(() => reader(new Map([['failureRateThreshold', 50]])), TypeError, "CircuitBreaker 'pg': config must be a plain object of options, got a Map");
+    expectThrow(() => reader(new Date()), TypeError, "CircuitBreaker 'pg': config must be a plain object of options, got a Date");
   });
 
   it('refuses an unknown key with a TypeError naming it and listing the known ones', () => {
@@ -96,16 +101,20 @@ describe('ConfigReader: the config object', () => {
 
   it('refuses an unknown key even when its value is undefined (a misspelt option is never silent)', () => {
     expect(() => reader({ failureRatethreshold: undefined })).toThrow(TypeError);
-    expect(() => reader({ failureRatethreshold: undefined })).toThrow(/^CircuitBreaker 'pg': unknown option 'failureRatethreshold' \(known options: /);
+    expect(() => reader({ failureRatethreshold: undefined })).toThrow(
+      /^CircuitBreaker 'pg': unknown option 'failureRatethreshold' \(did you mean 'failureRateThreshold'\?\) \(known options: /,
+    );
   });
 
   it('refuses a name that is not a non-empty string', () => {
     expectThrow(() => new ConfigReader('CircuitBreaker', '', {}, []), TypeError, "CircuitBreaker: name must be a non-empty string, got ''");
     expectThrow(() => new ConfigReader('CircuitBreaker', 42 as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got 42');
+    expectThrow(() => new ConfigReader('CircuitBreaker', null as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got null');
+    expectThrow(() => new ConfigReader('CircuitBreaker', undefined as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got undefined');
   });
 
   it('without a name (a registry) the messages name the component alone', () => {
-    const read = new ConfigReader<{ maxSize?: number }>('CircuitBreakerRegistry', null, { maxSize: 0 }, ['maxSize']);
+    const read = ConfigReader.unnamed<{ maxSize?: number }>('CircuitBreakerRegistry', { maxSize: 0 }, ['maxSize']);
     expectThrow(() => read.number('maxSize', Infinity, { gte: 1 }), RangeError, 'CircuitBreakerRegistry: maxSize must be >= 1, got 0');
   });
 
@@ -279,6 +288,45 @@ describe('ConfigReader.clock', () => {
     ['system', "'system'"],
   ])('refuses %s with a TypeError', (clock, shown) => {
     expectThrow(() => reader({ clock }).clock(), TypeError, `CircuitBreaker 'pg': clock must be a Clock (now, setTimeout, clearTimeout), got ${shown}`);
+  });
+});
+
+describe('ConfigReader.clock: its reading', () => {
+  it.each<[string, unknown, string]>([
+    ['NaN', Number.NaN, 'NaN'],
+    ['a string', '5', "'5'"],
+    ['undefined', undefined, 'undefined'],
+    ['Infinity', Infinity, 'Infinity'],
+  ])('refuses a clock whose now() returns %s', (_, reading, shown) => {
+    const clock = { now: () => reading, setTimeout: () => ({}), clearTimeout: () => {} };
+    expectThrow(() => reader({ clock }).clock(), TypeError, `CircuitBreaker 'pg': clock.now() must return a finite number of milliseconds, got ${shown}`);
+  });
+});
+
+describe('closest / didYouMean', () => {
+  it('suggests the closest candidate within two edits (a swap of neighbours is one)', () => {
+    expect(closest('sucess', ['success', 'error', 'ignoredError'])).toBe('success');
+    expect(closest('sucsess', ['success', 'error'])).toBe('success');
+    expect(closest('eror', ['success', 'error'])).toBe('error');
+    expect(closest('slidingWindowSzie', ['slidingWindowSize', 'slidingWindowType'])).toBe('slidingWindowSize');
+    expect(didYouMean('FAILURERATETHRESHOLD', ['failureRateThreshold'])).toBe(" (did you mean 'failureRateThreshold'?)");
+  });
+
+  it('suggests nothing for a word far from every candidate, or a short one two edits away', () => {
+    expect(closest('banana', ['success', 'error'])).toBeUndefined();
+    expect(closest('ab', ['xy'])).toBeUndefined();
+    expect(didYouMean('banana', ['success'])).toBe('');
+  });
+});
+
+describe('ConfigReader.duration: a string past any real duration', () => {
+  it('is refused as not a duration, shown shortened (never as Infinity)', () => {
+    const digits = `1${'0'.repeat(400)}ms`;
+    expectThrow(
+      () => reader({ waitDurationInOpenState: digits }).duration('waitDurationInOpenState', 60_000, { gte: 1 }),
+      TypeError,
+      `CircuitBreaker 'pg': waitDurationInOpenState must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got '1${'0'.repeat(19)}…' (403 characters)`,
+    );
   });
 });
 

@@ -36,12 +36,69 @@ export interface Range {
  * ```
  */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'string') return value.length > 40 ? `'${value.slice(0, 20)}…' (${value.length} characters)` : `'${value}'`;
   if (typeof value === 'function') return `a function`;
   if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol') return value.toString();
   if (value === null || typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return `an array`;
-  return `an object`;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return `an object`;
+  const kind = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof kind === 'string' && kind !== '' ? `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}` : `an object`;
+}
+
+/** Whether `value` is a plain object (`{…}` or `Object.create(null)`), not an array, a `Map`, a `Date`, a class instance. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Edit distance (insertions, deletions, substitutions, and swaps of two neighbours), case-insensitive. */
+function distance(a: string, b: string): number {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate closest to a misspelt `word` (for "did you mean …"), or `undefined` when none is
+ * close: at most 2 edits, and fewer than a third of the word's length.
+ *
+ * @example
+ * ```ts
+ * closest('sucess', ['success', 'error']); // 'success'
+ * closest('banana', ['success', 'error']); // undefined
+ * ```
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = distance(word, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= 2 && bestDistance * 3 < Math.max(word.length, 3) ? best : undefined;
+}
+
+/** `" (did you mean 'x'?)"` for the candidate closest to `word`, or `''`. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const match = closest(word, candidates);
+  return match === undefined ? '' : ` (did you mean '${match}'?)`;
 }
 
 function describeRange(range: Range): string {
@@ -65,6 +122,8 @@ function inRange(value: number, range: Range): boolean {
   return true;
 }
 
+const UNNAMED = Symbol('unnamed');
+
 /**
  * Reads and checks one component's options, once, at construction. Every problem throws with a
  * message naming the component, the option, the value and what is valid:
@@ -82,26 +141,48 @@ export class ConfigReader<C extends object = Record<string, unknown>> {
   readonly #prefix: string;
   readonly #config: Record<string, unknown>;
 
-  /** `name` is `null` for a component without a name of its own (a registry). */
-  constructor(component: string, name: string | null, config: C | undefined, keys: readonly (keyof C & string)[]) {
-    this.#prefix = name === null ? component : `${component} '${name}'`;
-    if (name !== null && (typeof name !== 'string' || name.length === 0)) {
+  /**
+   * Reads the config of the component `component` named `name` (a non-empty string, else a
+   * `TypeError`). For a component without a name of its own (a registry, a budget), use
+   * {@link ConfigReader.unnamed}.
+   */
+  constructor(component: string, name: string, config: C | undefined, keys: readonly (keyof C & string)[]) {
+    const unnamed = (name as unknown) === UNNAMED;
+    if (!unnamed && (typeof name !== 'string' || name.length === 0)) {
       throw new TypeError(`${component}: name must be a non-empty string, got ${describeValue(name)}`);
     }
+    this.#prefix = unnamed ? component : `${component} '${name}'`;
     if (config === undefined || config === null) {
       this.#config = {};
       return;
     }
-    if (typeof config !== 'object' || Array.isArray(config)) {
-      throw new TypeError(`${this.#prefix}: config must be an object, got ${describeValue(config)}`);
+    if (!isPlainObject(config)) {
+      throw new TypeError(`${this.#prefix}: config must be a plain object of options, got ${describeValue(config)}`);
     }
-    this.#config = config as Record<string, unknown>;
-    const known = new Set<string>(keys);
+    this.#config = config;
     for (const key of Object.keys(config)) {
-      if (!known.has(key)) {
-        throw new TypeError(`${this.#prefix}: unknown option '${key}' (known options: ${keys.join(', ')})`);
+      if (!(keys as readonly string[]).includes(key)) {
+        throw new TypeError(`${this.#prefix}: unknown option '${key}'${didYouMean(key, keys)} (known options: ${keys.join(', ')})`);
       }
     }
+  }
+
+  /**
+   * A reader for a component without a name of its own (a registry, a retry budget): messages
+   * start with the component alone.
+   *
+   * @example
+   * ```ts
+   * const read = ConfigReader.unnamed('RetryBudget', config, ['ratio', 'ttl']);
+   * ```
+   */
+  static unnamed<C extends object>(component: string, config: C | undefined, keys: readonly (keyof C & string)[]): ConfigReader<C> {
+    return new ConfigReader<C>(component, UNNAMED as unknown as string, config, keys);
+  }
+
+  /** The prefix of this reader's messages: `CircuitBreaker 'pg'`, or the component alone. */
+  get source(): string {
+    return this.#prefix;
   }
 
   /** Whether the option was given (and not `undefined`). */
@@ -183,6 +264,10 @@ export class ConfigReader<C extends object = Record<string, unknown>> {
     const c = value as Partial<Clock>;
     if (typeof c !== 'object' || c === null || typeof c.now !== 'function' || typeof c.setTimeout !== 'function' || typeof c.clearTimeout !== 'function') {
       this.fail('clock', 'a Clock (now, setTimeout, clearTimeout)', value, 'type');
+    }
+    const reading: unknown = c.now();
+    if (typeof reading !== 'number' || !Number.isFinite(reading)) {
+      throw new TypeError(`${this.#prefix}: clock.now() must return a finite number of milliseconds, got ${describeValue(reading)}`);
     }
     return value as Clock;
   }

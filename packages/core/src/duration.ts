@@ -35,5 +35,6 @@ export function parseDuration(value: unknown): number | undefined {
   const match = DURATION.exec(value);
   if (match === null) return undefined;
   const [exponent, factor] = UNIT[match[2] as keyof typeof UNIT];
-  return Number(`${match[1]}${exponent}`) * factor;
+  const ms = Number(`${match[1]}${exponent}`) * factor;
+  return Number.isFinite(ms) ? ms : undefined; // 400 digits are not a duration anyone meant
 }

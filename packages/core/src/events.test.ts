@@ -99,6 +99,24 @@ describe('EventPublisher: events', () => {
   });
 });
 
+describe('EventPublisher: known event types', () => {
+  it('with its types, on() refuses an unknown type, suggesting the closest', () => {
+    const typed = new EventPublisher<Events>('pg', clock, "CircuitBreaker 'pg'", ['success', 'error', 'reset']);
+    expect(() => typed.on('sucess' as 'success', () => {})).toThrow(
+      new TypeError("CircuitBreaker 'pg': unknown event type 'sucess' (did you mean 'success'?) (event types: success, error, reset, or '*')"),
+    );
+    expect(() => typed.on('nothing' as 'success', () => {})).toThrow(
+      new TypeError("CircuitBreaker 'pg': unknown event type 'nothing' (event types: success, error, reset, or '*')"),
+    );
+    expect(() => typed.on('success', () => {})()).not.toThrow();
+    expect(() => typed.on('*', () => {})()).not.toThrow();
+  });
+
+  it('without types, any type is taken (a registry of a user’s own kind)', () => {
+    expect(() => events.on('sucess' as 'success', () => {})()).not.toThrow();
+  });
+});
+
 describe('EventPublisher: unsubscribe and wants()', () => {
   it('wants() is false with no listener, true with one of the type or of *', () => {
     expect(events.wants('success')).toBe(false);

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { describeValue, didYouMean } from './config.js';
 import { describeThrown, warnOnce } from './warn.js';
 
 /**
@@ -90,10 +91,16 @@ export class EventPublisher<M extends object> implements Observable<M> {
   /** Number of listeners in all; 0 makes {@link wants} a single comparison. */
   #count = 0;
 
+  /**
+   * `source` names the component in messages (`CircuitBreaker 'pg'`). With `types`, the event
+   * types the component publishes, `on` refuses any other with a `TypeError` that suggests the
+   * closest (`on('sucess')`: did you mean 'success'?).
+   */
   constructor(
     readonly name: string,
     readonly clock: Clock,
     readonly source = `'${name}'`,
+    readonly types?: readonly (keyof M & string)[],
   ) {}
 
   on<K extends keyof M & string>(type: K, listener: (event: EventOf<M, K>) => void): () => void;
@@ -104,6 +111,9 @@ export class EventPublisher<M extends object> implements Observable<M> {
 
   /** The untyped `on`, for components that forward their own typed `on` to this publisher. */
   subscribe(type: string, listener: Listener): () => void {
+    if (this.types !== undefined && type !== '*' && !(this.types as readonly string[]).includes(type)) {
+      throw new TypeError(`${this.source}: unknown event type ${describeValue(type)}${typeof type === 'string' ? didYouMean(type, this.types) : ''} (event types: ${this.types.join(', ')}, or '*')`);
+    }
     if (typeof listener !== 'function') throw new TypeError(`${this.source}: on('${type}', listener) needs a function`);
     const subscription: Subscription = { listener, active: true };
     if (type === '*') this.#any = [...this.#any, subscription];

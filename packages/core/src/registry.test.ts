@@ -423,13 +423,13 @@ describe('Registry: bad options', () => {
       'an unknown key',
       { maxsize: 5 },
       TypeError,
-      "WidgetRegistry: unknown option 'maxsize' (known options: defaultConfig, configs, tags, maxSize, expireAfterAccess, clock)",
+      "WidgetRegistry: unknown option 'maxsize' (did you mean 'maxSize'?) (known options: defaultConfig, configs, tags, maxSize, expireAfterAccess, clock)",
     ],
     ['a clock that is not one', { clock: {} }, TypeError, 'WidgetRegistry: clock must be a Clock (now, setTimeout, clearTimeout), got an object'],
     ['a defaultConfig that is not an object', { defaultConfig: 'fast' }, TypeError, "WidgetRegistry: defaultConfig must be a config object, got 'fast'"],
     ['configs that are not config objects', { configs: { slow: 5 } }, TypeError, 'WidgetRegistry: configs must be an object of config objects, got an object'],
     ['tags that are not strings', { tags: { env: 1 } }, TypeError, 'WidgetRegistry: tags must be an object of strings, got an object'],
-    ['options that are not an object', 'big', TypeError, "WidgetRegistry: config must be an object, got 'big'"],
+    ['options that are not an object', 'big', TypeError, "WidgetRegistry: config must be a plain object of options, got 'big'"],
   ])('refuses %s', (_, options, kind, message) => {
     let thrown: unknown;
     try {
@@ -440,6 +440,22 @@ describe('Registry: bad options', () => {
     expect(thrown).toBeInstanceOf(kind);
     expect((thrown as Error).constructor).toBe(kind);
     expect((thrown as Error).message).toBe(message);
+  });
+
+  it('a registry given a check refuses a bad config at construction, naming it, not at the first get', () => {
+    const check = (config: WidgetConfig, name: string): void => void new Widget(name, config);
+    const make = (options: RegistryOptions<WidgetConfig>) => () => new Registry('WidgetRegistry', (n, c: WidgetConfig) => new Widget(n, c), options, check);
+    expect(make({ defaultConfig: { size: -1 } })).toThrow(new RangeError("WidgetRegistry: config 'default': Widget 'default': size must be >= 0, got -1"));
+    expect(make({ configs: { night: { size: -2 } } })).toThrow(new RangeError("WidgetRegistry: config 'night': Widget 'night': size must be >= 0, got -2"));
+    const registry = make({ defaultConfig: { size: 1 } })();
+    expect(() => registry.addConfiguration('bad', { size: -3 })).toThrow(RangeError);
+    expect(registry.configuration('bad')).toBeUndefined();
+  });
+
+  it('refuses a Map, a Date or an array as defaultConfig or one of configs', () => {
+    expect(() => new WidgetRegistry({ defaultConfig: new Map() as WidgetConfig })).toThrow(new TypeError('WidgetRegistry: defaultConfig must be a config object, got a Map'));
+    expect(() => new WidgetRegistry({ configs: { a: new Date() as WidgetConfig } })).toThrow(TypeError);
+    expect(() => new WidgetRegistry({ configs: { a: [] as WidgetConfig } })).toThrow(TypeError);
   });
 
   it('maxSize Infinity and no options at all are fine', () => {

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from './clock.js';
-import { ConfigReader, describeValue } from './config.js';
+import { ConfigReader, describeValue, isPlainObject } from './config.js';
 import type { Duration } from './duration.js';
 import { EventPublisher, type AnyEventOf, type EventOf, type Observable } from './events.js';
 
@@ -84,12 +84,19 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
   /** The registry's tags. */
   readonly tags: Readonly<Record<string, string>>;
 
+  /**
+   * `check(config, name)` validates a config as an instance named `name` would read it (throwing
+   * the component's own error); the registry runs it on `defaultConfig` and each of `configs` at
+   * construction and on each added config, so a bad config fails where it is written, not at the
+   * first `get`.
+   */
   constructor(
     readonly kind: string,
     private readonly create: (name: string, config: C) => I,
     options: RegistryOptions<C> = {},
+    private readonly check?: (config: C, name: string) => void,
   ) {
-    const read = new ConfigReader<RegistryOptions<C>>(kind, null, options, [
+    const read = ConfigReader.unnamed<RegistryOptions<C>>(kind, options, [
       'defaultConfig',
       'configs',
       'tags',
@@ -100,16 +107,15 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     this.#maxSize = read.number('maxSize', Infinity, { gte: 1 });
     if (this.#maxSize !== Infinity && !Number.isInteger(this.#maxSize)) read.fail('maxSize', 'an integer >= 1', this.#maxSize);
     this.#expireAfterAccess = read.duration('expireAfterAccess', Infinity, { gt: 0 });
-    const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
-    const given = read.instance<C>('defaultConfig', 'a config object', isObject);
-    const named = read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isObject(v) && Object.values(v).every(isObject)) ?? {};
-    const tags = read.instance<Record<string, string>>('tags', 'an object of strings', (v) => isObject(v) && Object.values(v).every((t) => typeof t === 'string'));
+    const given = read.instance<C>('defaultConfig', 'a config object', isPlainObject);
+    const named = read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
+    const tags = read.instance<Record<string, string>>('tags', 'an object of strings', (v) => isPlainObject(v) && Object.values(v).every((t) => typeof t === 'string'));
     // `configs.default` (Spring's `configs.default`) is laid over `defaultConfig`, and every
     // other named config over the result, whatever the order of the keys.
     const defaultConfig = { ...given, ...named[DEFAULT] } as C;
-    this.#configs.set(DEFAULT, defaultConfig);
+    this.#setConfig(DEFAULT, defaultConfig);
     for (const [name, config] of Object.entries(named)) {
-      if (name !== DEFAULT) this.#configs.set(name, { ...defaultConfig, ...config });
+      if (name !== DEFAULT) this.#setConfig(name, { ...defaultConfig, ...config });
     }
     this.#clock = read.has('clock') ? read.clock() : ((defaultConfig as { clock?: Clock }).clock ?? systemClock);
     this.tags = Object.freeze({ ...tags });
@@ -186,7 +192,21 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
   /** Registers a named config (laid over the default config). `'default'` cannot be added. */
   addConfiguration(name: string, config: C): void {
     if (name === DEFAULT) throw new TypeError(`${this.kind}: the 'default' config is set by defaultConfig and cannot be added`);
-    this.#configs.set(name, { ...this.#configs.get(DEFAULT)!, ...config });
+    this.#setConfig(name, { ...this.#configs.get(DEFAULT)!, ...config });
+  }
+
+  /** Stores a config once `check` accepts it; its error says which config it is. */
+  #setConfig(name: string, config: C): void {
+    if (this.check !== undefined) {
+      try {
+        this.check(config, name);
+      } catch (error) {
+        if (!(error instanceof Error)) throw error;
+        const Kind = error instanceof RangeError ? RangeError : TypeError;
+        throw new Kind(`${this.kind}: config '${name}': ${error.message}`, { cause: error });
+      }
+    }
+    this.#configs.set(name, config);
   }
 
   /** Removes a named config. `'default'` cannot be removed. */

@@ -358,6 +358,52 @@ describe('VirtualClock: set()', () => {
   });
 });
 
+describe('VirtualClock: runaway timers and set() from a timer', () => {
+  it('advance throws, with a message, once a timer has set itself again 10 000 times at one instant', async () => {
+    const clock = new VirtualClock();
+    const again = (): void => void clock.setTimeout(again, 0);
+    clock.setTimeout(again, 3);
+    await expect(clock.advance(10)).rejects.toThrow(
+      new Error('VirtualClock: 10000 timers fired at 3 ms and more are due (a timer that sets itself again with 0 ms?)'),
+    );
+    expect(clock.now()).toBe(3);
+  });
+
+  it('advance counts per instant: a 1 ms timer that re-arms itself 20 000 times is fine', async () => {
+    const clock = new VirtualClock();
+    let fired = 0;
+    const tick = (): void => {
+      if (++fired < 20_000) clock.setTimeout(tick, 1);
+    };
+    clock.setTimeout(tick, 1);
+    await clock.advance(20_000, 10_000);
+    expect(fired).toBe(20_000);
+  });
+
+  it('set throws too rather than spin', () => {
+    const clock = new VirtualClock();
+    const again = (): void => void clock.setTimeout(again, 0);
+    clock.setTimeout(again, 1);
+    expect(() => clock.set(5, 100)).toThrow('VirtualClock: set(5) fired 100 timers and more are due');
+  });
+
+  it('a timer that calls set() during an advance moves time on; the advance never takes it back', async () => {
+    const clock = new VirtualClock();
+    const seen: number[] = [];
+    clock.setTimeout(() => clock.set(50), 5);
+    clock.setTimeout(() => seen.push(clock.now()), 7);
+    await clock.advance(10);
+    expect(clock.now()).toBe(50);
+    expect(seen).toEqual([7]); // set() fires the timers due by then, each at its own time
+  });
+
+  it('refuses a start or a time that is not a number with a message naming it', () => {
+    expect(() => new VirtualClock('5' as unknown as number)).toThrow(new TypeError("VirtualClock: start must be a number of milliseconds, got '5'"));
+    expect(() => new VirtualClock({} as unknown as number)).toThrow(new TypeError('VirtualClock: start must be a number of milliseconds, got an object'));
+    expect(() => new VirtualClock().set('10' as unknown as number)).toThrow(new RangeError("VirtualClock: set(time) needs a finite number, got '10'"));
+  });
+});
+
 describe('VirtualClock: runAll()', () => {
   it('runs every timer, those they set included, and ends at the last one', async () => {
     const clock = new VirtualClock();

@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock.js';
+import { describeValue } from './config.js';
 
 interface VirtualTimer {
   readonly due: number;
@@ -43,6 +44,7 @@ export class VirtualClock implements Clock {
   readonly #heap: VirtualTimer[] = [];
 
   constructor(start = 0) {
+    if (typeof start !== 'number') throw new TypeError(`VirtualClock: start must be a number of milliseconds, got ${describeValue(start)}`);
     if (!Number.isFinite(start)) throw new RangeError(`VirtualClock: start must be a finite number, got ${String(start)}`);
     this.#now = start;
   }
@@ -83,22 +85,36 @@ export class VirtualClock implements Clock {
 
   /**
    * Moves time forward by `ms`, firing every timer due on the way in order and letting promise
-   * callbacks settle between timers and at the end.
+   * callbacks settle between timers and at the end. Throws once `limit` timers have fired at one
+   * instant (a timer that keeps setting itself with 0 ms would otherwise spin forever); time then
+   * stays at that instant. A timer that calls {@link set} moves time on: the advance never takes
+   * it back.
    */
-  async advance(ms: number): Promise<void> {
-    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`VirtualClock: advance(ms) needs a finite ms >= 0, got ${String(ms)}`);
-    await this.advanceTo(this.#now + ms);
+  async advance(ms: number, limit = 10_000): Promise<void> {
+    if (typeof ms !== 'number' || !(ms >= 0) || !Number.isFinite(ms)) {
+      throw new RangeError(`VirtualClock: advance(ms) needs a finite ms >= 0, got ${describeValue(ms)}`);
+    }
+    await this.advanceTo(this.#now + ms, limit);
   }
 
   /** Like {@link advance}, to an absolute time (which must not be in the past). */
-  async advanceTo(time: number): Promise<void> {
+  async advanceTo(time: number, limit = 10_000): Promise<void> {
     this.#checkForward(time, 'advanceTo');
     await settle();
+    let instant = this.#now;
+    let firedAtInstant = 0;
     for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
       this.#fire(next);
+      if (this.#now !== instant) {
+        instant = this.#now;
+        firedAtInstant = 0;
+      }
+      if (++firedAtInstant > limit) {
+        throw new Error(`VirtualClock: ${limit} timers fired at ${instant} ms and more are due (a timer that sets itself again with 0 ms?)`);
+      }
       await settle();
     }
-    this.#now = time;
+    if (time > this.#now) this.#now = time;
     await settle();
   }
 
@@ -106,10 +122,14 @@ export class VirtualClock implements Clock {
    * Jumps to `time` at once, synchronously. Timers due by then fire synchronously, in order,
    * without letting promise callbacks run in between (use {@link advanceTo} for that).
    */
-  set(time: number): void {
+  set(time: number, limit = 10_000): void {
     this.#checkForward(time, 'set');
-    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) this.#fire(next);
-    this.#now = time;
+    let fired = 0;
+    for (let next = this.#heap[0]; next !== undefined && next.due <= time; next = this.#heap[0]) {
+      if (++fired > limit) throw new Error(`VirtualClock: set(${time}) fired ${limit} timers and more are due (a timer that sets itself again with 0 ms?)`);
+      this.#fire(next);
+    }
+    if (time > this.#now) this.#now = time;
   }
 
   /**
@@ -134,9 +154,8 @@ export class VirtualClock implements Clock {
   }
 
   #checkForward(time: number, method: string): void {
-    if (!Number.isFinite(time) || time < this.#now) {
-      throw new RangeError(`VirtualClock: ${method}(${String(time)}) would move time backwards from ${this.#now}`);
-    }
+    if (typeof time !== 'number' || !Number.isFinite(time)) throw new RangeError(`VirtualClock: ${method}(time) needs a finite number, got ${describeValue(time)}`);
+    if (time < this.#now) throw new RangeError(`VirtualClock: ${method}(${time}) would move time backwards from ${this.#now}`);
   }
 
   // A binary min-heap on (due, seq): O(log n) set, clear and fire.
