@@ -74,7 +74,7 @@ export class RetryBudget {
   #refused = 0;
 
   constructor(config?: RetryBudgetConfig) {
-    const read = new ConfigReader<RetryBudgetConfig>('RetryBudget', null, config, ['ratio', 'minRetriesPerSecond', 'ttl', 'clock']);
+    const read = ConfigReader.unnamed<RetryBudgetConfig>('RetryBudget', config, ['ratio', 'minRetriesPerSecond', 'ttl', 'clock']);
     const ratio = read.number('ratio', 0.2, { gte: 0, lte: 1000 });
     const minRetriesPerSecond = read.number('minRetriesPerSecond', 10, { gte: 0 });
     if (minRetriesPerSecond === Infinity) read.fail('minRetriesPerSecond', 'finite', minRetriesPerSecond);
