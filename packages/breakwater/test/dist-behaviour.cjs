@@ -5,8 +5,9 @@
 // condition, so every `exports` map leads to dist/ — then runs, for each policy the package
 // exports, one real call: a retried call, a breaker opening, a time-out, a bulkhead wait, a
 // rate-limiter wait, a pipeline, a worker task, the test helpers, fromConfig. Time is a
-// VirtualClock everywhere except the worker task (a real thread). Prints one JSON line:
-// { ran: [names of the checks that passed] }, or exits 1 with the error.
+// VirtualClock everywhere except the worker task (a real thread). Prints two JSON lines,
+// { exports: [the entry point's export names] } and { ran: [the checks that passed] }, or exits 1
+// with the error.
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -206,6 +207,7 @@ const checks = {
 async function main() {
   const lib = await load(name);
   const own = new Set(Object.keys(lib));
+  console.log(JSON.stringify({ exports: [...own].filter((key) => key !== 'default').sort() }));
   // What the package does not export comes from the package that owns it, loaded the same way.
   const api = {};
   if (name !== 'breakwater') for (const owner of owners) if (owner !== name) Object.assign(api, await load(owner));
