@@ -48,7 +48,16 @@ export function describeValue(value: unknown): string {
   return typeof kind === 'string' && kind !== '' ? `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}` : `an object`;
 }
 
-/** Whether `value` is a plain object (`{…}` or `Object.create(null)`), not an array, a `Map`, a `Date`, a class instance. */
+/**
+ * Whether `value` is a plain object (`{…}` or `Object.create(null)`), not an array, a `Map`, a
+ * `Date`, a class instance: what a config must be.
+ *
+ * @example
+ * ```ts
+ * isPlainObject({ maxAttempts: 3 }); // true
+ * isPlainObject(new Map());          // false
+ * ```
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
@@ -95,7 +104,15 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return bestDistance <= 2 && bestDistance * 3 < Math.max(word.length, 3) ? best : undefined;
 }
 
-/** `" (did you mean 'x'?)"` for the candidate closest to `word`, or `''`. */
+/**
+ * `" (did you mean 'x'?)"` for the candidate closest to `word` (see {@link closest}), or `''`:
+ * the tail of an "unknown option" or "unknown event type" message.
+ *
+ * @example
+ * ```ts
+ * throw new TypeError(`unknown event type '${type}'${didYouMean(type, ['success', 'error'])}`);
+ * ```
+ */
 export function didYouMean(word: string, candidates: readonly string[]): string {
   const match = closest(word, candidates);
   return match === undefined ? '' : ` (did you mean '${match}'?)`;

@@ -1,7 +1,7 @@
 export { systemClock, type Clock, type TimerHandle } from './clock.js';
 export { VirtualClock } from './virtual-clock.js';
 export { parseDuration, type Duration } from './duration.js';
-export { ConfigReader, describeValue, type Range } from './config.js';
+export { closest, ConfigReader, describeValue, didYouMean, isPlainObject, type Range } from './config.js';
 export {
   BreakwaterError,
   BulkheadFullError,
