@@ -10,6 +10,15 @@ export type GatewayMode =
   /** Never answers (until the caller's signal aborts). */
   | 'hang';
 
+/**
+ * What each mode does, in figures: the share of calls that fail at once with a 503, and the
+ * latency of the others, [min, max] ms (uniform, whole ms). The report prints these.
+ */
+export const GATEWAY_MODES = {
+  normal: { errorRate: 0.4, latency: [100, 500] },
+  slow: { errorRate: 0, latency: [150, 300] },
+} as const satisfies Record<Exclude<GatewayMode, 'hang'>, { errorRate: number; latency: readonly [number, number] }>;
+
 export interface PaymentRequest {
   readonly orderId: string;
   readonly amount: number;
@@ -63,10 +72,12 @@ export class PaymentGateway {
     const overhead = between(this.#random, this.#overhead[0], this.#overhead[1]);
     let outcome: { fail: boolean; latency: number } | undefined;
     if (this.mode === 'normal') {
-      const fail = this.#random() < 0.4;
-      outcome = { fail, latency: overhead + (fail ? 0 : between(this.#random, 100, 500)) };
+      const { errorRate, latency } = GATEWAY_MODES.normal;
+      const fail = this.#random() < errorRate;
+      outcome = { fail, latency: overhead + (fail ? 0 : between(this.#random, latency[0], latency[1])) };
     } else if (this.mode === 'slow') {
-      outcome = { fail: false, latency: overhead + between(this.#random, 150, 300) };
+      const { latency } = GATEWAY_MODES.slow;
+      outcome = { fail: false, latency: overhead + between(this.#random, latency[0], latency[1]) };
     }
     return new Promise<Receipt>((resolve, reject) => {
       const onAbort = () => {

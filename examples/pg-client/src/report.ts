@@ -1,6 +1,10 @@
-import type { WindowRun } from './experiments/count-vs-time.js';
+import type { CircuitBreakerConfig } from '@breakwater/circuit-breaker';
+import { parseDuration } from '@breakwater/core';
+import { DOCUMENTS_BREAKER, DOCUMENTS_CLIENT } from './client.js';
+import { PHASES, type WindowRun } from './experiments/count-vs-time.js';
 import type { RetryVsBreakerResult } from './experiments/retry-vs-breaker.js';
-import type { OpenedBy } from './experiments/slow-vs-timeout.js';
+import { LOAD_OVERHEAD, type OpenedBy } from './experiments/slow-vs-timeout.js';
+import { GATEWAY_MODES } from './gateway.js';
 
 /** A plain text table: a header row, a rule, the rows; columns padded to their widest cell. */
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -11,57 +15,154 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
 }
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
+const range = ([min, max]: readonly [number, number]) => `${min}–${max} ms`;
+const INDENT = '   ';
+
+/**
+ * The notes under one table: a figure of ours that differs from the documents' gets a marker
+ * next to the documents' figure, and the marker a one-line reason (one note per distinct reason).
+ */
+class Notes {
+  readonly #reasons: string[] = [];
+
+  /** The documents' figure, marked with a note when `ours` differs from it. */
+  docs(ours: string, documents: string, reason: string): string {
+    const same = Number.isNaN(parseFloat(ours)) ? ours === documents : parseFloat(ours) === parseFloat(documents);
+    if (same) return documents;
+    let n = this.#reasons.indexOf(reason);
+    if (n < 0) n = this.#reasons.push(reason) - 1;
+    return `${documents} [${n + 1}]`;
+  }
+
+  /** The notes, one line each (none when every figure matched). */
+  lines(): string[] {
+    return this.#reasons.map((r, i) => `${INDENT}[${i + 1}] ${r}`);
+  }
+}
+
+/** The breaker's settings in one line, defaults included (minimumNumberOfCalls is left at 100). */
+export function describeBreaker(override: CircuitBreakerConfig = {}): string {
+  const c = { ...DOCUMENTS_BREAKER, ...override };
+  const ms = (d: unknown) => `${parseDuration(d)! >= 1000 ? `${parseDuration(d)! / 1000} s` : `${parseDuration(d)} ms`}`;
+  const minimum = c.minimumNumberOfCalls ?? 100;
+  const window =
+    c.slidingWindowType === 'TIME_BASED'
+      ? `TIME_BASED(${c.slidingWindowSize} s; minimum ${minimum} calls)`
+      : `COUNT_BASED(${c.slidingWindowSize} calls; minimum ${minimum}, so ${Math.min(minimum, c.slidingWindowSize ?? 100)})`;
+  return `${window}, failure ≥ ${c.failureRateThreshold}%, slow > ${ms(c.slowCallDurationThreshold)} at ≥ ${c.slowCallRateThreshold}%, OPEN ${ms(c.waitDurationInOpenState)}, ${c.permittedNumberOfCallsInHalfOpenState} half-open calls`;
+}
+
+/** The lines above the experiments: how to read their tables. */
+export function reportLegend(seed: number): string {
+  return [
+    `Each experiment prints its settings (the documents' unless it says otherwise; the random gateway is seeded by ${seed},`,
+    "--seed N to change it), then our figures, each followed by the documents'; [n] is the reason they differ.",
+  ].join('\n');
+}
 
 export function reportRetryVsBreaker(r: RetryVsBreakerResult): string {
-  const rows = r.openings.map((o) => [
-    `retry=${o.maxAttempts}`,
-    o.openedDuringPayment,
-    o.firstRefusedPayment,
-    r.meanFirstRefused[o.maxAttempts]!.toFixed(1),
-    o.maxAttempts === 3 ? 14 : 21,
-    r.breakerCallsPerPayment[o.maxAttempts]!.toFixed(2),
-    o.maxAttempts === 3 ? '1.56' : '1',
-  ]);
+  const { normal } = GATEWAY_MODES;
+  const notes = new Notes();
+  const oneRun = `one run of a random gateway (seed ${r.seed}), as theirs was one run: compare the mean of ${r.seeds} seeds`;
+  const sample = `measured over ${r.callsPerPaymentSample} payments; the documents' 1.56 is the expectation 1×0.6 + 2×0.24 + 3×0.16`;
+  const rows = r.openings.map((o) => {
+    const firstRefused = String(o.firstRefusedPayment);
+    const calls = r.breakerCallsPerPayment[o.maxAttempts]!.toFixed(2);
+    const docsCalls = o.maxAttempts === 3 ? '1.56' : '1';
+    return [
+      `retry=${o.maxAttempts}`,
+      o.openedDuringPayment,
+      firstRefused,
+      notes.docs(firstRefused, o.maxAttempts === 3 ? '14' : '21', oneRun),
+      r.meanFirstRefused[o.maxAttempts]!.toFixed(1),
+      calls,
+      notes.docs(calls, docsCalls, sample),
+    ];
+  });
+  const seeds = `seeds ${r.seed}–${r.seed + r.seeds - 1}`;
   return [
-    '1. Each retry attempt is its own breaker call (Retry → CircuitBreaker(COUNT_BASED 20) → TimeLimiter 600 ms;',
-    '   gateway: 40% immediate errors, 100–500 ms otherwise)',
+    '1. Each retry attempt is its own breaker call',
+    `${INDENT}breaker   ${describeBreaker()}`,
+    `${INDENT}time-out  ${DOCUMENTS_CLIENT.timeout} ms; retry=3: 3 attempts ${DOCUMENTS_CLIENT.waitDuration} ms apart, retry=1: 1 attempt`,
+    `${INDENT}gateway   ${100 * normal.errorRate}% fail at once (503), ${range(normal.latency)} otherwise; seed ${r.seed} (the mean: ${seeds})`,
+    `${INDENT}traffic   one payment at a time until the breaker refuses one; calls per payment over ${r.callsPerPaymentSample} payments (breaker in METRICS_ONLY)`,
     '',
-    table(['', 'opened in payment', 'first refused payment', 'mean of 100 seeds', 'documents', 'breaker calls / payment', 'documents'], rows),
+    table(['', 'opened in payment', 'first refused payment', 'documents', `mean of ${r.seeds} seeds`, 'breaker calls / payment', 'documents'], rows),
+    `${INDENT}We read the documents' "opened at payment 14" as the first payment refused (it opens during that payment or the one before).`,
+    ...notes.lines(),
   ].join('\n');
 }
 
-export function reportSlowVsTimeout(runs: readonly OpenedBy[]): string {
-  const rows = runs.map((o) => [
-    `time-out ${o.timeoutMs} ms`,
-    o.openedBy.join(' + ') || '(did not open)',
-    pct(o.failureRate),
-    pct(o.slowCallRate),
-    o.timeouts,
-    o.timeoutMs === 600 ? 'failure rate' : 'slow-call rate',
-  ]);
-  return [
-    '2. A time-out is a failure, not a slow call (gateway slow: 150–300 ms, no errors, plus 400–650 ms of load on the client;',
-    '   slow threshold 100 ms at 50%, failure threshold 60%)',
+export function reportSlowVsTimeout(runs: readonly OpenedBy[], seed: number): string {
+  const { slow } = GATEWAY_MODES;
+  const notes = new Notes();
+  const rows = runs.map((o) => {
+    const by = o.openedBy.join(' + ') || '(did not open)';
+    const documents = o.timeoutMs === 600 ? 'failure rate' : 'slow-call rate';
+    return [
+      `time-out ${o.timeoutMs} ms`,
+      by,
+      notes.docs(
+        by,
+        documents,
+        `with seed ${seed} our calls fell otherwise around the time-out; the documents' overhead is not given (ours is a model)`,
+      ),
+      pct(o.failureRate),
+      pct(o.slowCallRate),
+      o.timeouts,
+      o.payments,
+    ];
+  });
+  const body = [
+    '2. A time-out is a failure, not a slow call',
+    `${INDENT}breaker   ${describeBreaker()}`,
+    `${INDENT}time-out  ${runs.map((o) => `${o.timeoutMs} ms`).join(', then ')}; retry=3: 3 attempts ${DOCUMENTS_CLIENT.waitDuration} ms apart`,
+    `${INDENT}gateway   slow: no errors, ${range(slow.latency)}, plus ${range(LOAD_OVERHEAD)} of load on the client's side (calls land at ${LOAD_OVERHEAD[0] + slow.latency[0]}–${LOAD_OVERHEAD[1] + slow.latency[1]} ms); seed ${seed}`,
+    `${INDENT}traffic   one payment at a time until the breaker opens`,
     '',
-    table(['', 'opened by', 'failure rate', 'slow-call rate', 'time-outs', 'documents'], rows),
-  ].join('\n');
+    table(['', 'opened by', 'documents', 'failure rate', 'slow-call rate', 'time-outs', 'payments'], rows),
+    `${INDENT}The documents give only which rate opened the breaker (no rates nor counts), and a "slow gateway plus overhead"`,
+    `${INDENT}without a figure for the overhead: ${range(LOAD_OVERHEAD)} is our model of it.`,
+    ...notes.lines(),
+  ];
+  return body.join('\n');
 }
 
-export function reportCountVsTime(runs: readonly WindowRun[]): string {
-  const docs: Record<string, [string, string]> = { 'COUNT_BASED(20)': ['94.9%', '8%'], 'TIME_BASED(10 s)': ['6.12%', '96%'] };
-  const rows = runs.map((w) => [
-    w.window,
-    pct(w.rejectedPercent),
-    docs[w.window]![0],
-    pct(w.letThroughAfterPausePercent),
-    docs[w.window]![1],
-    pct(w.succeededAfterPausePercent),
-    w.stateAfterPause,
-  ]);
+export function reportCountVsTime(runs: readonly WindowRun[], seed: number): string {
+  const { slow } = GATEWAY_MODES;
+  const { burst, pauseSeconds, resume } = PHASES;
+  const notes = new Notes();
+  const scenario = `the documents give neither their gateway's behaviour per phase nor how long the ${resume.rps} rps lasted: ours is a scenario, not their run`;
+  const trials = `OPEN 10 s, then 5 half-open trials, all slow, so OPEN again: 5 of every ~50 calls at ${resume.rps} rps, whatever the seed`;
+  const minimum = `with the default minimum of 100 calls, 10 s of this load (at most ${burst.rps * burst.seconds} calls) never opens it; the documents' minimum is not given`;
+  const docs: Record<string, { rejected: [string, string]; through: [string, string] }> = {
+    'COUNT_BASED(20)': { rejected: ['94.9%', scenario], through: ['8%', trials] },
+    'TIME_BASED(10 s)': { rejected: ['6.12%', minimum], through: ['96%', minimum] },
+  };
+  const rows = runs.map((w) => {
+    const d = docs[w.window]!;
+    const rejected = pct(w.rejectedPercent);
+    const through = pct(w.letThroughAfterPausePercent);
+    return [
+      w.window,
+      rejected,
+      notes.docs(rejected, d.rejected[0], d.rejected[1]),
+      through,
+      notes.docs(through, d.through[0], d.through[1]),
+      pct(w.succeededAfterPausePercent),
+      w.stateAfterPause,
+    ];
+  });
   return [
-    '3. COUNT_BASED vs TIME_BASED after a pause (15 rps for 5 s while the gateway hangs, 15 s of silence,',
-    '   then 5 rps for 30 s with the gateway back but slow; one attempt per payment)',
+    '3. COUNT_BASED vs TIME_BASED after a pause',
+    `${INDENT}breaker   ${describeBreaker()}`,
+    `${INDENT}          vs ${describeBreaker({ slidingWindowType: 'TIME_BASED', slidingWindowSize: 10 })}`,
+    `${INDENT}time-out  ${DOCUMENTS_CLIENT.timeout} ms; retry=1 (one attempt per payment, so both windows see the same calls)`,
+    `${INDENT}gateway   hangs during the burst (every call times out); back 1 s before the pause ends but slow: no errors, ${range(slow.latency)}; seed ${seed}`,
+    `${INDENT}traffic   ${burst.rps * burst.seconds} payments in ${burst.seconds} s (${burst.rps} rps), ${pauseSeconds} s of silence, ${resume.rps * resume.seconds} payments in ${resume.seconds} s (${resume.rps} rps);`,
+    `${INDENT}          arrival times drawn at random from seed ${seed} (the documents' k6 load is not given)`,
     '',
     table(['window', 'rejected', 'documents', 'let through after the pause', 'documents', 'succeeded after', 'state at resume'], rows),
+    ...notes.lines(),
   ].join('\n');
 }

@@ -8,6 +8,25 @@ import { seededRandom } from '../random.js';
 /** The documents' load pattern: 15 rps for 5 s, 15 s of silence, then 5 rps (here for 30 s). */
 export const PHASES = { burst: { rps: 15, seconds: 5 }, pauseSeconds: 15, resume: { rps: 5, seconds: 30 } } as const;
 
+/**
+ * When the payments of one phase arrive: `count` whole-ms times drawn uniformly over
+ * `[from, from + spanMs)` and sorted (a Poisson arrival process with its count fixed), so the
+ * phase keeps its average rate and its number of payments while the seed moves each arrival.
+ */
+export function arrivals(random: () => number, count: number, from: number, spanMs: number): number[] {
+  return Array.from({ length: count }, () => from + Math.floor(random() * spanMs)).sort((a, b) => a - b);
+}
+
+/** The arrival times of both phases for one seed (its own stream, apart from the gateway's). */
+export function arrivalTimes(seed: number): { burst: number[]; resume: number[] } {
+  const random = seededRandom(seed ^ 0x5bd1e995);
+  const { burst: b, pauseSeconds, resume: r } = PHASES;
+  return {
+    burst: arrivals(random, b.rps * b.seconds, 0, b.seconds * 1000),
+    resume: arrivals(random, r.rps * r.seconds, (b.seconds + pauseSeconds) * 1000, r.seconds * 1000),
+  };
+}
+
 export interface WindowRun {
   readonly window: string;
   readonly payments: number;
@@ -22,7 +41,8 @@ export interface WindowRun {
 /**
  * One window type through the pattern: the burst hits the gateway while it hangs (an incident:
  * every call times out), the gateway comes back during the pause but slow (150–300 ms, no errors).
- * One attempt per payment, so the windows are compared on the same calls.
+ * One attempt per payment, so the windows are compared on the same calls. The seed draws the
+ * arrival times (see {@link arrivalTimes}) and the gateway's latencies.
  */
 export async function runPattern(seed: number, window: CircuitBreakerConfig, label: string): Promise<WindowRun> {
   const clock = new VirtualClock();
@@ -32,18 +52,18 @@ export async function runPattern(seed: number, window: CircuitBreakerConfig, lab
   const classify = (e: unknown): PaymentOutcome => (e instanceof CallNotPermittedError ? 'rejected' : 'failed');
   const burst: Promise<PaymentOutcome>[] = [];
   const resume: Promise<PaymentOutcome>[] = [];
-  const { burst: b, pauseSeconds, resume: r } = PHASES;
-  for (let i = 0; i < b.rps * b.seconds; i++) {
-    await driver.until((i * 1000) / b.rps);
+  const { burst: b, pauseSeconds } = PHASES;
+  const at = arrivalTimes(seed);
+  for (const [i, time] of at.burst.entries()) {
+    await driver.until(time);
     burst.push(driver.start(() => requestPayment({ orderId: `burst-${i}`, amount: 100 }), classify));
   }
   const resumeAt = (b.seconds + pauseSeconds) * 1000;
   await driver.until(resumeAt - 1000);
   gateway.mode = 'slow';
-  let stateAfterPause = '';
-  for (let i = 0; i < r.rps * r.seconds; i++) {
-    await driver.until(resumeAt + (i * 1000) / r.rps);
-    if (i === 0) stateAfterPause = breaker.state;
+  const stateAfterPause = breaker.state;
+  for (const [i, time] of at.resume.entries()) {
+    await driver.until(time);
     resume.push(driver.start(() => requestPayment({ orderId: `resume-${i}`, amount: 100 }), classify));
   }
   await driver.settle();

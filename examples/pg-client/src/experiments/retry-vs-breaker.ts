@@ -19,8 +19,12 @@ export interface FirstOpening {
 export interface RetryVsBreakerResult {
   readonly seed: number;
   readonly openings: readonly FirstOpening[];
+  /** How many seeds the mean is taken over (`seed`, `seed + 1`, …). */
+  readonly seeds: number;
   /** Mean over `seeds` seeds of the first refused payment, by maxAttempts. */
   readonly meanFirstRefused: Readonly<Record<number, number>>;
+  /** How many payments the breaker calls per payment are measured over. */
+  readonly callsPerPaymentSample: number;
   /** Breaker calls per payment, by maxAttempts, over many payments (breaker in METRICS_ONLY). */
   readonly breakerCallsPerPayment: Readonly<Record<number, number>>;
 }
@@ -65,7 +69,7 @@ export async function breakerCallsPerPayment(seed: number, maxAttempts: number, 
  * Experiment 1 of the documents: each retry attempt is its own breaker call, so with retry=3
  * the 20-call window fills after about 13 payments and the breaker opens sooner than with retry=1.
  */
-export async function retryVsBreaker(seed: number, seeds = 100): Promise<RetryVsBreakerResult> {
+export async function retryVsBreaker(seed: number, seeds = 100, payments = 2000): Promise<RetryVsBreakerResult> {
   const openings = [await firstOpening(seed, 3), await firstOpening(seed, 1)];
   const meanFirstRefused: Record<number, number> = {};
   const breakerCalls: Record<number, number> = {};
@@ -73,7 +77,7 @@ export async function retryVsBreaker(seed: number, seeds = 100): Promise<RetryVs
     let sum = 0;
     for (let s = 0; s < seeds; s++) sum += (await firstOpening(seed + s, attempts)).firstRefusedPayment;
     meanFirstRefused[attempts] = sum / seeds;
-    breakerCalls[attempts] = await breakerCallsPerPayment(seed, attempts);
+    breakerCalls[attempts] = await breakerCallsPerPayment(seed, attempts, payments);
   }
-  return { seed, openings, meanFirstRefused, breakerCallsPerPayment: breakerCalls };
+  return { seed, openings, seeds, meanFirstRefused, callsPerPaymentSample: payments, breakerCallsPerPayment: breakerCalls };
 }
