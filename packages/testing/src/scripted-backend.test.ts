@@ -38,6 +38,7 @@ describe('scriptedBackend', () => {
     const hung = backend({ signal: controller.signal });
     const slow = backend({ signal: controller.signal });
     expect(backend.maxInFlight).toBe(2);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1); // one for both calls
     controller.abort(new Error('enough'));
     await expect(hung).rejects.toThrow('enough');
     await expect(slow).rejects.toThrow('enough');

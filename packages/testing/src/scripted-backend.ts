@@ -1,4 +1,4 @@
-import { NEVER_ABORTED, systemClock, type CallContext, type Clock } from '@breakwater/core';
+import { NEVER_ABORTED, onAbort, systemClock, type CallContext, type Clock } from '@breakwater/core';
 import { parseScript, type ScriptStep } from './script.js';
 
 /** The error a scripted backend fails with. */
@@ -72,17 +72,17 @@ export function scriptedBackend<T = string>(script: string | readonly ScriptStep
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<Clock['setTimeout']> | undefined;
-      const done = () => {
-        stats.inFlight--;
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
+      // One abort listener per signal however many calls share it (core's onAbort).
+      const stop = onAbort(signal, () => {
         if (timer !== undefined) clock.clearTimeout(timer);
         stats.aborted++;
-        done();
+        stats.inFlight--;
         reject(signal.reason);
+      });
+      const done = () => {
+        stats.inFlight--;
+        stop();
       };
-      signal.addEventListener('abort', onAbort, { once: true });
       if (step.outcome === 'hang') return;
       const settle = () => {
         timer = undefined;
