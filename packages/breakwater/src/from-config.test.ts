@@ -4,6 +4,7 @@ import { BulkheadFullError, RequestNotPermittedError, VirtualClock } from '@brea
 import { RATE_LIMITER_OPTIONS } from '@breakwater/rate-limiter';
 import { RETRY_OPTIONS } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { fromConfig, fromConfigKeyTable } from './from-config.js';
@@ -549,5 +550,32 @@ describe('the key table of fromConfig', () => {
         expect(mapped.has(kebab) || kebab in sections[section]!.springOnly, `${section}.${kebab}`).toBe(true);
       }
     }
+  });
+});
+
+describe('the fromConfig section of the README', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## `fromConfig`'));
+
+  it('has a YAML example that fromConfig reads as it says', () => {
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const r = fromConfig(parse(example));
+    expect(r.circuitBreaker.find('pg-simulator')!.config).toMatchObject({ slidingWindowType: 'COUNT_BASED', failureRateThreshold: 60, slowCallDurationThreshold: 100 });
+    expect(r.circuitBreaker.find('PgPaymentClient#requestPayment(String,PaymentRequest)')!.config.waitInOpenState(1)).toBe(10_000);
+    expect(r.retry.find('pg')!.config.intervalFunction!(2)).toBe(750);
+    expect(r.timeLimiter.find('pg')!.config.timeoutDuration).toBe(600);
+    expect(r.bulkhead.find('db')!.metrics.maxAllowedConcurrentCalls).toBe(10);
+  });
+
+  it('names every key fromConfig ignores and every option it refuses', () => {
+    const { sections, otherSections } = fromConfigKeyTable();
+    for (const { options, springOnly } of Object.values(sections)) {
+      for (const [key, what] of Object.entries(springOnly)) if (what.startsWith('ignored')) expect(section, key).toContain(`\`${key}\``);
+      for (const [option, entry] of Object.entries(options)) {
+        if ('refused' in entry) expect(section, option).toContain(`\`${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}\``);
+        else if ('mapped' in entry && entry.mapped !== option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)) expect(section, option).toContain(`\`${entry.mapped}\` → \`${option}\``);
+      }
+    }
+    for (const name of Object.keys(otherSections)) expect(section, name).toContain(`\`resilience4j.${name}\``);
   });
 });
