@@ -1,4 +1,4 @@
-import type { CallContext, PolicyFn } from '@breakwater/core';
+import { invoke, type CallContext, type PolicyFn } from '@breakwater/core';
 
 /**
  * One precomposed step of a pipeline: runs `fn` through this layer and every layer inside it.
@@ -14,17 +14,12 @@ export type LayerStep = (next: Chain) => Chain;
 export const NO_ARGS: readonly unknown[] = Object.freeze([]);
 
 /**
- * The innermost step: runs `fn` itself. A sync throw becomes a rejection, a plain value a
- * resolved promise (a native promise is returned as it is).
+ * The innermost step: runs `fn` itself through core's `invoke`. A sync throw becomes a
+ * rejection, a plain value a resolved promise, a thenable is adopted once (a `then` that throws
+ * or calls both handlers settles the call once); a plain native promise is returned as it is.
  * @internal
  */
-export const terminal: Chain = (fn, ctx) => {
-  try {
-    return Promise.resolve(fn(ctx));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-};
+export const terminal: Chain = (fn, ctx) => invoke(fn, ctx);
 
 /**
  * Folds the steps into nested closures once, outermost first: `steps[0]` runs `steps[1]`, …, the

@@ -6,8 +6,10 @@ import { after, fakeRetry, fakeTimeLimiter, recorder } from './fakes.js';
 
 let clock = new VirtualClock();
 afterEach(() => {
-  expect(clock.pendingTimers).toBe(0);
+  // A fresh clock for the next test even when this one failed, so one failure does not cascade.
+  const pending = clock.pendingTimers;
   clock = new VirtualClock();
+  expect(pending).toBe(0);
 });
 
 class HttpError extends Error {
@@ -232,7 +234,10 @@ describe('Fallback policy', () => {
   it('builds no event and reads no time with no listener', async () => {
     const now = vi.fn(() => 0);
     const f = new Fallback('f', () => 'x', { clock: { now, setTimeout: () => ({}), clearTimeout: () => {} } });
+    now.mockClear(); // the construction reads the clock once, to check it reads a finite time
     await f.execute(fail(new Error('x')));
+    await f.execute(() => 'fine');
+    await f.execute(fail(new Error('y')), { signal: new AbortController().signal });
     expect(now).not.toHaveBeenCalled();
   });
 
@@ -277,5 +282,191 @@ describe('Fallback policy', () => {
     );
     expect(() => new Fallback('', () => 1)).toThrow(TypeError);
     expect(() => new Fallback('f', undefined as never)).toThrow(new TypeError("Fallback 'f': handler must be a function, got undefined"));
+  });
+});
+
+/** A function that ignores its signal and resolves with `value` after `ms` on the clock. */
+function deaf<T>(ms: number, value: T): () => Promise<T> {
+  return () => new Promise<T>((resolve) => clock.setTimeout(() => resolve(value), ms));
+}
+
+/** Every outcome `promise` gives through its own `then`, in order. */
+function watch(promise: Promise<unknown>): { outcomes: Array<['value' | 'error', unknown]> } {
+  const seen = { outcomes: [] as Array<['value' | 'error', unknown]> };
+  promise.then(
+    (value) => void seen.outcomes.push(['value', value]),
+    (error: unknown) => void seen.outcomes.push(['error', error]),
+  );
+  return seen;
+}
+
+describe("Fallback and the caller's signal (SPEC §0)", () => {
+  it('an already aborted signal rejects with its reason and runs nothing, like every other policy', async () => {
+    const fn = vi.fn(() => 'ran');
+    const handler = vi.fn(() => 'fallback');
+    const f = new Fallback('f', handler);
+    const reason = new Error('gone');
+    await expect(f.execute(fn, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    // the same through the context form an outer layer passes down
+    await expect(f.execute(fn, { signal: AbortSignal.abort(reason), attempt: 2 })).rejects.toBe(reason);
+    expect(fn).not.toHaveBeenCalled();
+    expect(handler).not.toHaveBeenCalled();
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 0 });
+  });
+
+  it('an abort while fn runs rejects at once with the reason, not with the late value, counted once as an ignored error', async () => {
+    const f = new Fallback('f', () => 'fallback', { clock });
+    const events: string[] = [];
+    f.on('*', (e) => events.push(`${e.type}:${(e.error as Error).message}`));
+    const caller = new AbortController();
+    const call = watch(f.execute(deaf(200, 'late'), { signal: caller.signal }));
+    await clock.advance(50);
+    caller.abort(new Error('user left'));
+    await clock.advance(0);
+    expect(call.outcomes).toEqual([['error', new Error('user left')]]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    await clock.advance(150); // the late value is dropped and counted nowhere
+    expect(call.outcomes).toHaveLength(1);
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 1 });
+    expect(events).toEqual(['ignoredError:user left']);
+  });
+
+  it('an abort while the handler runs rejects at once with the reason; the call stays counted as a fallback', async () => {
+    const f = new Fallback('f', deaf(100, 'cached'));
+    const caller = new AbortController();
+    const call = watch(f.execute(fail(new Error('down')), { signal: caller.signal }));
+    await clock.advance(10);
+    const reason = new Error('user left');
+    caller.abort(reason);
+    await clock.advance(0);
+    expect(call.outcomes).toEqual([['error', reason]]);
+    await clock.advance(100);
+    expect(call.outcomes).toHaveLength(1);
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFallbackCalls: 1, numberOfIgnoredErrors: 0 });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('many calls on one signal add at most one listener to it, none once they end', async () => {
+    const f = new Fallback('f', () => 'fallback');
+    const caller = new AbortController();
+    const calls = Array.from({ length: 50 }, (_, i) => f.execute(i % 2 === 0 ? deaf(10, i) : fail(new Error('x')), { signal: caller.signal }));
+    expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    await clock.advance(10);
+    const results = await Promise.all(calls);
+    expect(results).toEqual(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? i : 'fallback')));
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 25, numberOfFallbackCalls: 25, numberOfIgnoredErrors: 0 });
+  });
+});
+
+describe('Fallback: hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
+  function twoFaced(value: unknown, error: unknown): Promise<unknown> {
+    const p = Promise.resolve(value);
+    Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
+    return p;
+  }
+  const throwingThen = (boom: Error): PromiseLike<never> =>
+    ({
+      get then(): never {
+        throw boom;
+      },
+    }) as never;
+
+  it('fn returning a promise whose then calls both handlers: one outcome, counted once', async () => {
+    const f = new Fallback('f', () => 'fallback');
+    const returned = f.execute(() => twoFaced('v', new Error('also')));
+    expect(Object.hasOwn(returned, 'then')).toBe(false);
+    const call = watch(returned);
+    const withSignal = watch(f.execute(() => twoFaced('w', new Error('also')), { signal: new AbortController().signal }));
+    const decorated = watch(f.decorate(() => twoFaced('d', new Error('also')))());
+    await clock.advance(0);
+    expect([call.outcomes, withSignal.outcomes, decorated.outcomes]).toEqual([[['value', 'v']], [['value', 'w']], [['value', 'd']]]);
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 3, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 0 });
+  });
+
+  it("fn or handler returning { get then() { throw } }: the getter's error is the outcome (handled as a failure of fn)", async () => {
+    const boom = new Error('then getter');
+    const handler = vi.fn((e: unknown) => `handled ${(e as Error).message}`);
+    const f = new Fallback('f', handler);
+    let call: Promise<unknown> | undefined;
+    expect(() => (call = f.execute(() => throwingThen(boom)))).not.toThrow();
+    await expect(call).resolves.toBe('handled then getter');
+    await expect(f.execute(() => throwingThen(boom), { signal: new AbortController().signal })).resolves.toBe('handled then getter');
+    const own = new Error('handler then getter');
+    const bad = new Fallback('bad', () => throwingThen(own));
+    await expect(bad.execute(fail(new Error('x')))).rejects.toBe(own);
+    await expect(bad.execute(fail(new Error('x')), { signal: new AbortController().signal })).rejects.toBe(own);
+    // a handler returning a two-faced promise gives one outcome
+    const twice = watch(new Fallback('two', () => twoFaced('h', new Error('also'))).execute(fail(new Error('x')), { signal: new AbortController().signal }));
+    await clock.advance(0);
+    expect(twice.outcomes).toEqual([['value', 'h']]);
+  });
+
+  it('options null is no options; a fake signal (even with an attempt) is a TypeError rejection, fn not run', async () => {
+    const fn = vi.fn(() => 'ok');
+    const f = new Fallback('f', () => 'fallback');
+    await expect(f.execute(fn, null as never)).resolves.toBe('ok');
+    let call: Promise<unknown> | undefined;
+    expect(() => (call = f.execute(fn, { signal: { aborted: false }, attempt: 1 } as never))).not.toThrow();
+    await expect(call).rejects.toThrow(new TypeError('execute: options.signal must be an AbortSignal, got an object'));
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 1, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 0 });
+  });
+});
+
+describe('a throwing `on` is a user callback (SPEC §0)', () => {
+  it('does not fall back: the original error goes to the caller, reported once, counted as ignored', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const handler = vi.fn(() => 'fallback');
+      const on = (e: unknown): boolean => (e as { response: { status: number } }).response.status >= 500;
+      const f = new Fallback('api', handler, { on, clock });
+      const events: string[] = [];
+      f.on('ignoredError', (e) => events.push((e.error as Error).message));
+      const first = new Error('plain 1');
+      const second = new Error('plain 2');
+      await expect(f.execute(fail(first))).rejects.toBe(first);
+      await expect(f.execute(fail(second), { signal: new AbortController().signal })).rejects.toBe(second);
+      await expect(decorate().with(f).wrap((_ctx, _n: number): never => fail(first)())(1)).rejects.toBe(first);
+      expect(handler).not.toHaveBeenCalled();
+      expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 3 });
+      expect(events).toEqual(['plain 1', 'plain 2', 'plain 1']);
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [message, options] = warn.mock.calls[0]! as [string, { type: string }];
+      expect(options).toEqual({ type: 'BreakwaterCallbackWarning' });
+      expect(message).toMatch(/^Fallback 'api': on threw; the error goes to the caller as it is, without the handler \(reported once\): TypeError: Cannot read properties of undefined/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('an error class whose instanceof check throws is contained the same way', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      class Picky {
+        static [Symbol.hasInstance](): boolean {
+          throw new Error('picky');
+        }
+      }
+      const f = new Fallback('f', () => 'fallback', { on: [Picky as never] });
+      const error = new Error('x');
+      await expect(f.execute(fail(error))).rejects.toBe(error);
+      await expect(f.execute(fail(error))).rejects.toBe(error);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/^Fallback 'f': on threw; .*Error: picky/s);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe('Fallback event types', () => {
+  it('on() refuses an unknown type, suggesting the closest', () => {
+    const f = new Fallback('cache', () => 1);
+    expect(() => f.on('fallbak' as never, () => {})).toThrow(
+      new TypeError("Fallback 'cache': unknown event type 'fallbak' (did you mean 'fallback'?) (event types: fallback, ignoredError, or '*')"),
+    );
+    expect(() => f.on('ignoredErrors' as never, () => {})).toThrow(/did you mean 'ignoredError'\?/);
+    expect(() => f.on('*', () => {})).not.toThrow();
   });
 });

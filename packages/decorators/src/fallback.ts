@@ -1,9 +1,13 @@
 import {
+  callbackThrew,
   ConfigReader,
+  enterCall,
   EventPublisher,
   errorMatcher,
+  follow,
+  NEVER_ABORTED,
+  onAbort,
   ROOT_CONTEXT,
-  toContext,
   type AnyEventOf,
   type CallContext,
   type Clock,
@@ -71,6 +75,9 @@ export type FallbackEvents = {
   ignoredError: { readonly error: unknown };
 };
 
+/** The event types a Fallback publishes (`on()` refuses any other, suggesting the closest). */
+const EVENT_TYPES: readonly (keyof FallbackEvents)[] = ['fallback', 'ignoredError'];
+
 /**
  * A snapshot of a {@link Fallback}'s counters since it was created.
  *
@@ -126,6 +133,8 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
   readonly kind = 'fallback' as const;
   readonly #handler: FallbackHandler<G>;
   readonly #matches: ErrorPredicate;
+  /** What a throwing `on` is reported under (once): the user's predicate, or the array of classes. */
+  readonly #on: object;
   readonly #handlesEveryError: boolean;
   readonly #events: EventPublisher<FallbackEvents>;
   #successes = 0;
@@ -154,12 +163,14 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     const on = options?.on;
     if (on === undefined) {
       this.#matches = everyError;
+      this.#on = everyError;
       this.#handlesEveryError = true;
     } else {
       this.#matches = readOn(read, on);
+      this.#on = on;
       this.#handlesEveryError = false;
     }
-    this.#events = new EventPublisher(name, read.clock(), `Fallback '${name}'`);
+    this.#events = new EventPublisher(name, read.clock(), `Fallback '${name}'`, EVENT_TYPES);
   }
 
   /**
@@ -176,7 +187,9 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
 
   /**
    * Runs `fn`; a matching error becomes the handler's value (the handler is given the error
-   * only). Never throws synchronously.
+   * only). Never throws synchronously. An already aborted signal rejects with its reason and
+   * runs nothing; a signal that aborts while `fn` or the handler runs rejects the call at once
+   * with its reason (never a fallback value).
    *
    * @example
    * ```ts
@@ -184,13 +197,9 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T | G> {
-    let ctx: CallContext;
-    try {
-      if (typeof fn !== 'function') throw new TypeError(`Fallback '${this.name}': execute(fn) needs a function, got ${typeof fn}`);
-      ctx = toContext(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (typeof fn !== 'function') return Promise.reject(new TypeError(`Fallback '${this.name}': execute(fn) needs a function, got ${typeof fn}`));
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
     return this.#run(terminal, fn as PolicyFn<unknown>, ctx, NO_ARGS) as Promise<T | G>;
   }
 
@@ -239,28 +248,120 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     };
   }
 
-  async #run(next: Chain, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
+  /**
+   * Runs `next` (the layers inside, then `fn`) and hands a matching error to the handler. The
+   * call settles once: with `fn`'s value, the handler's outcome, an error passed through, or —
+   * the moment the signal aborts, while `fn` or the handler runs — the signal's reason. Each
+   * call is counted once, when its outcome is decided (an abort while `fn` runs is an ignored
+   * error; after the handler started, it stays a fallback call).
+   */
+  #run(next: Chain, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
+    let outcome: Promise<unknown>;
     try {
-      const value = await next(fn, ctx, args);
-      this.#successes++;
-      return value;
+      outcome = follow(next(fn, ctx, args));
     } catch (error) {
-      return this.#recover(error, ctx, args);
+      outcome = Promise.reject(error);
+    }
+    const signal = ctx.signal;
+    if (signal === NEVER_ABORTED) return outcome.then(this.#succeeded, (error: unknown) => this.#recover(error, args));
+    if (signal.aborted) {
+      // fn aborted the signal itself, synchronously: the call is over; its outcome is dropped.
+      outcome.then(undefined, swallow);
+      this.#ignore(signal.reason);
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      let state = RUNNING;
+      const stop = onAbort(signal, () => {
+        if (state === RUNNING) this.#ignore(signal.reason);
+        state = DONE;
+        reject(signal.reason);
+      });
+      outcome.then(
+        (value) => {
+          if (state !== RUNNING) return;
+          state = DONE;
+          stop();
+          this.#successes++;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (state !== RUNNING) return;
+          if (!this.#handles(error)) {
+            state = DONE;
+            stop();
+            this.#ignore(error);
+            reject(error);
+            return;
+          }
+          state = HANDLING;
+          let handled: Promise<unknown>;
+          try {
+            handled = follow(this.#handle(error, args));
+          } catch (thrown) {
+            handled = Promise.reject(thrown);
+          }
+          handled.then(
+            (value) => {
+              if (state !== HANDLING) return;
+              state = DONE;
+              stop();
+              resolve(value);
+            },
+            (thrown: unknown) => {
+              if (state !== HANDLING) return;
+              state = DONE;
+              stop();
+              reject(thrown);
+            },
+          );
+        },
+      );
+    });
+  }
+
+  /** A call whose function succeeded (bound once: no closure per call). */
+  readonly #succeeded = (value: unknown): unknown => {
+    this.#successes++;
+    return value;
+  };
+
+  /** The error after a call with no signal: the handler's outcome, or the error passed through. */
+  #recover(error: unknown, args: readonly unknown[]): unknown {
+    if (!this.#handles(error)) {
+      this.#ignore(error);
+      throw error;
+    }
+    return this.#handle(error, args);
+  }
+
+  /** Whether `on` takes `error`; an `on` that throws is a user callback's failure: reported once, and the error passes through. */
+  #handles(error: unknown): boolean {
+    try {
+      return Boolean(this.#matches(error));
+    } catch (thrown) {
+      callbackThrew(`Fallback '${this.name}'`, 'on', this.#on, thrown, 'the error goes to the caller as it is, without the handler');
+      return false;
     }
   }
 
-  #recover(error: unknown, ctx: CallContext, args: readonly unknown[]): G | PromiseLike<G> {
-    const signal = ctx.signal;
-    if ((signal.aborted && error === signal.reason) || !this.#matches(error)) {
-      this.#ignored++;
-      if (this.#events.wants('ignoredError')) this.#events.emit('ignoredError', { error });
-      throw error;
-    }
+  #ignore(error: unknown): void {
+    this.#ignored++;
+    if (this.#events.wants('ignoredError')) this.#events.emit('ignoredError', { error });
+  }
+
+  /** Counts the fallback, publishes it and calls the handler (which may throw: the caller gets its error). */
+  #handle(error: unknown, args: readonly unknown[]): G | PromiseLike<G> {
     this.#fallbacks++;
     if (this.#events.wants('fallback')) this.#events.emit('fallback', { error });
     return args.length === 0 ? this.#handler(error) : this.#handler(error, ...args);
   }
 }
+
+const RUNNING = 0;
+const HANDLING = 1;
+const DONE = 2;
+const swallow = (): void => {};
 
 function readOn(read: ConfigReader<FallbackOptions>, on: unknown): ErrorPredicate {
   if (Array.isArray(on)) {

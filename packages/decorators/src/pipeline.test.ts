@@ -6,8 +6,10 @@ import { after, fakeRateLimiter, fakeRetry, fakeTimeLimiter, recorder } from './
 
 let clock = new VirtualClock();
 afterEach(() => {
-  expect(clock.pendingTimers).toBe(0);
+  // A fresh clock for the next test even when this one failed, so one failure does not cascade.
+  const pending = clock.pendingTimers;
   clock = new VirtualClock();
+  expect(pending).toBe(0);
 });
 
 describe('order of nesting', () => {
@@ -468,5 +470,151 @@ describe('toContext interplay', () => {
     await p.execute((ctx) => void seen.push(ctx), {});
     await p.execute((ctx) => void seen.push(ctx), toContext({ signal }));
     expect(seen.map((c) => c.signal)).toEqual([signal, ROOT_CONTEXT.signal, signal]);
+  });
+});
+
+/** A function that ignores its signal and resolves with `value` after `ms` on the clock. */
+function deaf<T>(ms: number, value: T): PolicyFn<T> {
+  return () => new Promise<T>((resolve) => clock.setTimeout(() => resolve(value), ms));
+}
+
+/** How `promise` has settled so far, as seen through its own `then` (every call of a handler is logged). */
+function watch(promise: Promise<unknown>): { outcomes: Array<['value' | 'error', unknown]> } {
+  const seen = { outcomes: [] as Array<['value' | 'error', unknown]> };
+  promise.then(
+    (value) => void seen.outcomes.push(['value', value]),
+    (error: unknown) => void seen.outcomes.push(['error', error]),
+  );
+  return seen;
+}
+
+describe("a caller's abort ends the call at once (SPEC §0), whatever the layers", () => {
+  it('with only a user policy that does not race the signal, rejects at once with the reason, not with the late value', async () => {
+    const log: string[] = [];
+    const caller = new AbortController();
+    const call = watch(decorate().with(recorder('circuitBreaker', 'cb', log)).execute(deaf(200, 'late'), { signal: caller.signal }));
+    await clock.advance(50);
+    expect(call.outcomes).toEqual([]);
+    const reason = new Error('user left');
+    caller.abort(reason);
+    await clock.advance(0); // no time passes: the rejection is there at once
+    expect(call.outcomes).toEqual([['error', reason]]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    await clock.advance(150); // fn ends in the background; its late value goes nowhere
+    expect(call.outcomes).toEqual([['error', reason]]);
+    expect(log).toEqual(['>cb', '<cb']);
+  });
+
+  it('with zero layers, and through wrap with or without layers', async () => {
+    const caller = new AbortController();
+    const zero = watch(decorate().execute(deaf(200, 'late'), { signal: caller.signal }));
+    const shutdown = new AbortController();
+    const wrappedZero = watch(decorate().wrap((_ctx, v: string) => deaf(200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'));
+    const wrapped = watch(
+      decorate()
+        .with(recorder('custom', 'c', []))
+        .wrap((_ctx, v: string) => deaf(200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'),
+    );
+    await clock.advance(10);
+    const reason = new Error('stop');
+    caller.abort(reason);
+    shutdown.abort(reason);
+    await clock.advance(0);
+    expect([zero, wrappedZero, wrapped].map((c) => c.outcomes)).toEqual([[['error', reason]], [['error', reason]], [['error', reason]]]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    await clock.advance(200);
+    expect(zero.outcomes).toHaveLength(1);
+  });
+
+  it('fn that aborts the signal itself, synchronously, rejects with the reason', async () => {
+    const caller = new AbortController();
+    const reason = new Error('self');
+    await expect(
+      decorate()
+        .with(recorder('custom', 'c', []))
+        .execute(
+          () => {
+            caller.abort(reason);
+            return 'value';
+          },
+          { signal: caller.signal },
+        ),
+    ).rejects.toBe(reason);
+  });
+
+  it('50 calls in flight on one signal add at most one listener to it, and none once they end', async () => {
+    const caller = new AbortController();
+    const pipeline = decorate().with(recorder('custom', 'a', [])).with(recorder('custom', 'b', []));
+    const calls = Array.from({ length: 50 }, (_, i) => pipeline.execute(deaf(10 + i, i), { signal: caller.signal }));
+    expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    await clock.advance(100);
+    await expect(Promise.all(calls)).resolves.toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
+  /** A native promise whose own `then` calls both handlers. */
+  function twoFaced(value: unknown, error: unknown): Promise<unknown> {
+    const p = Promise.resolve(value);
+    Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
+    return p;
+  }
+  const throwingThen = (boom: Error): PromiseLike<never> =>
+    ({
+      get then(): never {
+        throw boom;
+      },
+    }) as never;
+
+  it('fn returning a native promise whose then calls both handlers: one outcome, zero layers or more', async () => {
+    for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
+      const returned = pipeline.execute(() => twoFaced('v', new Error('also')));
+      expect(Object.hasOwn(returned, 'then')).toBe(false);
+      const call = watch(returned);
+      await clock.advance(0);
+      expect(call.outcomes).toEqual([['value', 'v']]);
+      const wrapped = watch(pipeline.wrap(() => twoFaced('w', new Error('also')))());
+      await clock.advance(0);
+      expect(wrapped.outcomes).toEqual([['value', 'w']]);
+    }
+  });
+
+  it('a user policy whose execute returns a two-faced promise or a thenable whose then throws', async () => {
+    const boom = new Error('then getter');
+    const twoFacedPolicy = { name: 'two', kind: 'custom', execute: () => twoFaced('v', new Error('also')) } as unknown as Policy;
+    const throwingPolicy = { name: 'throws', kind: 'custom', execute: () => throwingThen(boom) } as unknown as Policy;
+    const a = decorate().with(twoFacedPolicy).execute(() => 1);
+    const b = decorate().with(throwingPolicy).execute(() => 1);
+    expect(Object.hasOwn(a, 'then')).toBe(false);
+    const [ca, cb] = [watch(a), watch(b)];
+    await clock.advance(0);
+    expect(ca.outcomes).toEqual([['value', 'v']]);
+    expect(cb.outcomes).toEqual([['error', boom]]);
+  });
+
+  it("fn returning { get then() { throw } } rejects with the getter's error", async () => {
+    const boom = new Error('then getter');
+    for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
+      let call: Promise<unknown> | undefined;
+      expect(() => (call = pipeline.execute(() => throwingThen(boom)))).not.toThrow();
+      await expect(call).rejects.toBe(boom);
+      await expect(pipeline.wrap(() => throwingThen(boom))()).rejects.toBe(boom);
+    }
+  });
+
+  it('options null is no options; a fake signal (even with an attempt) is a TypeError rejection, with nothing run', async () => {
+    const fn = vi.fn(() => 'ok');
+    for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
+      await expect(pipeline.execute(fn, null as never)).resolves.toBe('ok');
+      let call: Promise<unknown> | undefined;
+      expect(() => (call = pipeline.execute(fn, { signal: { aborted: false }, attempt: 1 } as never))).not.toThrow();
+      await expect(call).rejects.toThrow(new TypeError('execute: options.signal must be an AbortSignal, got an object'));
+      expect(() => (call = pipeline.execute(fn, 5 as never))).not.toThrow();
+      await expect(call).rejects.toBeInstanceOf(TypeError);
+    }
+    expect(fn).toHaveBeenCalledTimes(2);
+    expect(() => decorate().wrap(fn, { signal: { aborted: false } } as never)).toThrow(TypeError); // wrap checks its options when it is built
   });
 });

@@ -1,4 +1,4 @@
-import { describeValue, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { describeValue, enterCall, follow, raceAbort, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { compose, NO_ARGS, terminal, type Chain, type LayerStep } from './chain.js';
 import { layerLabel } from './describe.js';
 import { Fallback, fallbackInternals, type FallbackHandler, type FallbackOn } from './fallback.js';
@@ -259,7 +259,10 @@ export class Pipeline<F = never> {
    * Runs `fn` through every layer, outermost first. `fn` gets the context of the innermost
    * layer: the `attempt` a retry set, the `signal` a time limiter set (chained to the caller's).
    * Never throws synchronously; an already aborted signal rejects with its reason without
-   * calling anything.
+   * calling anything, and a signal that aborts during the call rejects it at once with its
+   * reason, whatever the layers are (a user's own policy included); the layers and `fn` see the
+   * abort through `ctx.signal` and finish in the background, their late outcome dropped. The
+   * returned promise settles exactly once, whatever `fn` or a layer returns.
    *
    * @example
    * ```ts
@@ -268,21 +271,26 @@ export class Pipeline<F = never> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T | F> {
+    if (typeof fn !== 'function') return Promise.reject(new TypeError(`Pipeline '${this.name}': execute(fn) needs a function, got ${describeValue(fn)}`));
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    let outcome: Promise<unknown>;
     try {
-      if (typeof fn !== 'function') throw new TypeError(`Pipeline '${this.name}': execute(fn) needs a function, got ${describeValue(fn)}`);
-      const ctx = toContext(options);
-      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
-      return this.#chain(fn as PolicyFn<unknown>, ctx, NO_ARGS) as Promise<T | F>;
+      // follow: a user's policy may return a thenable of its own; the caller gets a promise that settles once.
+      outcome = follow(this.#chain(fn as PolicyFn<unknown>, ctx, NO_ARGS));
     } catch (error) {
       return Promise.reject(error);
     }
+    // The caller's abort ends the call here, at once, even when no layer races the signal.
+    return raceAbort(outcome, ctx.signal) as Promise<T | F>;
   }
 
   /**
    * `fn` with the pipeline around it, keeping its parameters after the context:
    * `wrap((ctx, req: Req) => …)` gives `(req: Req) => Promise<Res>`. The arguments reach `fn`
    * (on every attempt) and any fallback handler. `options.signal`, if given, is the signal of
-   * every call (a shutdown signal, say).
+   * every call (a shutdown signal, say): aborting it rejects every call in flight at once, and
+   * any number of calls in flight add a single `abort` listener to it between them.
    *
    * @throws TypeError when `fn` is not a function or `options.signal` is not an AbortSignal
    * @example
@@ -294,24 +302,29 @@ export class Pipeline<F = never> {
   wrap<A extends unknown[], R>(fn: (ctx: CallContext, ...args: A) => R | PromiseLike<R>, options?: ExecuteOptions): (...args: A) => Promise<R | F> {
     if (typeof fn !== 'function') throw new TypeError(`Pipeline '${this.name}': wrap(fn) needs a function, got ${describeValue(fn)}`);
     const ctx = toContext(options);
+    const signal = ctx.signal;
     const chain = this.#chain;
     if (chain === terminal) {
       return (...args: A) => {
-        if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+        if (signal.aborted) return Promise.reject(signal.reason);
+        let outcome: Promise<R>;
         try {
-          return Promise.resolve(fn(ctx, ...args));
+          outcome = follow(fn(ctx, ...args));
         } catch (error) {
           return Promise.reject(error);
         }
+        return raceAbort(outcome, signal);
       };
     }
     return (...args: A) => {
-      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+      if (signal.aborted) return Promise.reject(signal.reason);
+      let outcome: Promise<unknown>;
       try {
-        return chain((c) => fn(c, ...args), ctx, args) as Promise<R | F>;
+        outcome = follow(chain((c) => fn(c, ...args), ctx, args));
       } catch (error) {
         return Promise.reject(error);
       }
+      return raceAbort(outcome, signal) as Promise<R | F>;
     };
   }
 
