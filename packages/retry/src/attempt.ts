@@ -1,33 +1,13 @@
-import { NEVER_ABORTED, type CallContext, type PolicyFn } from '@breakwater/core';
+import { invoke, raceAbort, type CallContext, type PolicyFn } from '@breakwater/core';
 
 /**
- * Runs one attempt. With a signal that can abort, the attempt also ends (rejecting with the
- * signal's reason) the moment the signal aborts, even if `fn` does not stop; `fn`'s own late
- * outcome is then swallowed, and the listener is removed whichever comes first.
+ * Runs one attempt: `fn`'s outcome as a promise that settles exactly once (a sync throw is a
+ * rejection, a plain value a resolution, a hostile thenable is adopted once). With a signal
+ * that can abort, the attempt also ends (rejecting with the signal's reason) the moment the
+ * signal aborts, even if `fn` does not stop; `fn`'s own late outcome is then swallowed. The
+ * abort listener goes through core's per-signal hub (one listener on the signal for all of
+ * Breakwater) and is removed whichever comes first.
  */
-export function runAttempt<T>(fn: PolicyFn<T>, ctx: CallContext): T | PromiseLike<T> {
-  const signal = ctx.signal;
-  if (signal === NEVER_ABORTED) return fn(ctx);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let value: T | PromiseLike<T>;
-    try {
-      value = fn(ctx);
-    } catch (error) {
-      signal.removeEventListener('abort', onAbort);
-      reject(error);
-      return;
-    }
-    Promise.resolve(value).then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+export function runAttempt<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+  return raceAbort(invoke(fn, ctx), ctx.signal);
 }

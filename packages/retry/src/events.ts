@@ -43,3 +43,6 @@ export interface RetryMetrics {
   readonly numberOfFailedCallsWithoutRetryAttempt: number;
   readonly numberOfFailedCallsWithRetryAttempt: number;
 }
+
+/** Every event type a retry publishes: `on` refuses any other (with a "did you mean"). */
+export const RETRY_EVENT_TYPES: readonly (keyof RetryEvents)[] = ['retry', 'success', 'error', 'ignoredError'];

@@ -154,8 +154,37 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
   it('uses the random source it is handed', () => {
     const f = IntervalFunction.ofRandomized(1000, 0.5);
     expect(f(1, state(randoms(0)))).toBe(500);
-    expect(f(1, state(randoms(0.5)))).toBe(1000);
+    expect(f(1, state(randoms(0.5)))).toBe(1000); // 500 + 0.5 × 1001 = 1000.5
     expect(f(1, state(randoms(0.999)))).toBe(1499);
+    expect(f(1, state(randoms(1 - 1e-9)))).toBe(1500);
+  });
+
+  it("randomises as Resilience4j 2.3+ does: min + random × (max − min + 1), so the top value is reached", () => {
+    // IntervalFunctionCompanion.randomize: max(1.0, min + Math.random() * (max - min + 1)), cast to long.
+    // The top draw used here: 1 − 1e-9 (a draw within about 1e-14 of 1 can round min + r × (max − min + 1)
+    // up to max + 1, in Resilience4j's doubles as in ours: the port keeps that too).
+    const top = 1 - 1e-9;
+    expect(IntervalFunction.ofRandomized(100, 0.5)(1, state(() => 0))).toBe(50);
+    expect(IntervalFunction.ofRandomized(100, 0.5)(1, state(() => top))).toBe(150);
+    expect(IntervalFunction.ofRandomized(1, 0.5)(1, state(() => 0))).toBe(1);
+    expect(IntervalFunction.ofRandomized(1, 0.5)(1, state(() => top))).toBe(2); // [0.5, 2.5): 1 or 2, not always 1
+    // Factor 0: [interval, interval + 1) truncates back to the interval.
+    expect(IntervalFunction.ofRandomized(100, 0)(1, state(() => top))).toBe(100);
+    // ofExponentialRandomBackoff randomises each step the same way: 400 ± 200 at attempt 3.
+    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5)(3, state(() => top))).toBe(600);
+    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 550)(3, state(() => top))).toBe(550);
+  });
+
+  it('refuses a maxInterval below the initial interval, naming the factory and the argument', () => {
+    expect(() => IntervalFunction.ofExponentialBackoff(100, 2, 50)).toThrow(
+      new RangeError('IntervalFunction.ofExponentialBackoff: maxInterval must be >= initialInterval (100 ms), got 50'),
+    );
+    expect(() => IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, '50ms')).toThrow(
+      new RangeError("IntervalFunction.ofExponentialRandomBackoff: maxInterval must be >= initialInterval (100 ms), got '50ms'"),
+    );
+    expect(() => IntervalFunction.ofExponentialBackoff(undefined, 2, 499)).toThrow('maxInterval must be >= initialInterval (500 ms)');
+    expect(IntervalFunction.ofExponentialBackoff(100, 2, 100)(3)).toBe(100);
+    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 100)(1, state(() => 0))).toBe(50);
   });
 });
 

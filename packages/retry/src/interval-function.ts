@@ -102,26 +102,42 @@ export function exponentialStep(initial: number, multiplier: number, attempt: nu
 }
 
 /**
- * Resilience4j's randomisation: uniform in `[current × (1 − factor), current × (1 + factor))`.
+ * Resilience4j 2.3+'s randomisation (`IntervalFunctionCompanion.randomize`), exactly:
+ * `max(1, min + random × (max − min + 1))` with `min = current × (1 − factor)` and
+ * `max = current × (1 + factor)` — uniform in `[min, max + 1)`, so once truncated the top value
+ * `max` itself is reached (`ofRandomized(100, 0.5)` spans [50, 150]) — and never below 1. The
+ * arithmetic is Java's (doubles), rounding included: a draw within about 1e-14 of 1 can round
+ * up to `max + 1` there as here.
  */
 export function randomize(current: number, factor: number, random: () => number): number {
   const delta = factor * current;
   const min = current - delta;
   const max = current + delta;
-  return min + random() * (max - min);
+  return Math.max(1, min + random() * (max - min + 1));
 }
 
-/** A randomised value as Resilience4j truncates it, and never below 1 ms. */
+/** A randomised value truncated as Resilience4j casts it to `long`. */
 function randomized(current: number, factor: number, random: () => number): number {
   if (current === Infinity) return Infinity;
-  return Math.max(1, Math.trunc(randomize(current, factor, random)));
+  return Math.trunc(randomize(current, factor, random));
+}
+
+/** Refuses a cap below the first interval (every wait would be the cap: surely not what was meant). */
+function capOf(factory: string, max: Duration | undefined, initial: number): number {
+  if (max === undefined) return Infinity;
+  const cap = ms(factory, 'maxInterval', max, 1);
+  if (cap < initial) {
+    throw new RangeError(`IntervalFunction.${factory}: maxInterval must be >= initialInterval (${initial} ms), got ${describeValue(max)}`);
+  }
+  return cap;
 }
 
 /**
- * Factories of the usual interval functions, with Resilience4j's formulas (truncation at each
- * exponential step; randomised values are never below 1 ms) and AWS's decorrelated jitter.
- * Every argument is checked at once: a `RangeError` (or `TypeError`) names the factory, the
- * argument and the value.
+ * Factories of the usual interval functions, with Resilience4j 2.3+'s formulas (truncation at
+ * each exponential step; randomised values uniform in `[min, max + 1)`, truncated, never below
+ * 1 ms) and AWS's decorrelated jitter. Every argument is checked at once: a `RangeError` (or
+ * `TypeError`) names the factory, the argument and the value; a `maxInterval` below the
+ * initial interval is refused.
  *
  * @example
  * ```ts
@@ -146,7 +162,8 @@ export const IntervalFunction = {
   },
 
   /**
-   * `initial × multiplier^(attempt − 1)`, truncated at each step, at most `max`.
+   * `initial × multiplier^(attempt − 1)`, truncated at each step, at most `max` (which must be
+   * at least `initial`).
    *
    * @example
    * ```ts
@@ -157,7 +174,7 @@ export const IntervalFunction = {
   ofExponentialBackoff(initial: Duration = DEFAULT_INITIAL_INTERVAL, multiplier: number = DEFAULT_MULTIPLIER, max?: Duration): IntervalFunction {
     const start = ms('ofExponentialBackoff', 'initialInterval', initial, 1);
     const m = multiplierOf('ofExponentialBackoff', multiplier);
-    const cap = max === undefined ? Infinity : ms('ofExponentialBackoff', 'maxInterval', max, 1);
+    const cap = capOf('ofExponentialBackoff', max, start);
     return (attempt) => {
       checkAttempt(attempt);
       return Math.min(exponentialStep(start, m, attempt), cap);
@@ -165,11 +182,12 @@ export const IntervalFunction = {
   },
 
   /**
-   * `interval` randomised by `± factor` (uniform), truncated, at least 1 ms.
+   * `interval` randomised by `± factor` as Resilience4j does: uniform in
+   * `[interval·(1−f), interval·(1+f) + 1)`, truncated, at least 1 ms.
    *
    * @example
    * ```ts
-   * IntervalFunction.ofRandomized(1000, 0.5)(1); // somewhere in [500, 1500)
+   * IntervalFunction.ofRandomized(1000, 0.5)(1); // an integer in [500, 1500]
    * ```
    */
   ofRandomized(interval: Duration = DEFAULT_INITIAL_INTERVAL, randomizationFactor: number = DEFAULT_RANDOMIZATION_FACTOR): IntervalFunction {
@@ -182,12 +200,13 @@ export const IntervalFunction = {
   },
 
   /**
-   * The exponential sequence of {@link ofExponentialBackoff}, each value randomised by
-   * `± factor` (truncated, at least 1 ms), then at most `max`.
+   * The exponential sequence of {@link ofExponentialBackoff}, each value randomised as
+   * {@link ofRandomized} does (truncated, at least 1 ms), then at most `max` (which must be at
+   * least `initial`).
    *
    * @example
    * ```ts
-   * IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 5000)(3); // in [200, 600)
+   * IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 5000)(3); // an integer in [200, 600]
    * ```
    */
   ofExponentialRandomBackoff(
@@ -199,7 +218,7 @@ export const IntervalFunction = {
     const start = ms('ofExponentialRandomBackoff', 'initialInterval', initial, 1);
     const m = multiplierOf('ofExponentialRandomBackoff', multiplier);
     const factor = factorOf('ofExponentialRandomBackoff', randomizationFactor);
-    const cap = max === undefined ? Infinity : ms('ofExponentialRandomBackoff', 'maxInterval', max, 1);
+    const cap = capOf('ofExponentialRandomBackoff', max, start);
     return (attempt, state) => {
       checkAttempt(attempt);
       return Math.min(randomized(exponentialStep(start, m, attempt), factor, state?.random ?? Math.random), cap);

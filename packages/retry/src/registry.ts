@@ -1,9 +1,11 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
-import type { RetryConfig } from './config.js';
+import { resolveConfig, type RetryConfig } from './config.js';
 import { Retry } from './retry.js';
 
 /**
- * Get-or-create storage of named retries with shared configs.
+ * Get-or-create storage of named retries with shared configs. `defaultConfig` and every named
+ * config are checked at construction, with the message a Retry would give (a bad config fails
+ * where it is written, not at the first `get`).
  *
  * @example
  * ```ts
@@ -15,6 +17,7 @@ import { Retry } from './retry.js';
  */
 export class RetryRegistry extends Registry<Retry, RetryConfig> {
   constructor(options: RegistryOptions<RetryConfig> = {}) {
-    super('RetryRegistry', (name, config) => new Retry(name, config), options);
+    // Each config is checked at construction (and when added), as a Retry would read it.
+    super('RetryRegistry', (name, config) => new Retry(name, config), options, (config, name) => void resolveConfig(name, config));
   }
 }

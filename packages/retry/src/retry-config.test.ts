@@ -41,7 +41,7 @@ describe('Retry: bad configuration', () => {
 
   it('refuses a name that is not a non-empty string, and a config that is not an object', () => {
     expect(() => new Retry('')).toThrow("Retry: name must be a non-empty string, got ''");
-    expect(() => new Retry('pg', 3 as never)).toThrow("Retry 'pg': config must be an object, got 3");
+    expect(() => new Retry('pg', 3 as never)).toThrow("Retry 'pg': config must be a plain object of options, got 3");
   });
 
   it('takes undefined options as absent', () => {

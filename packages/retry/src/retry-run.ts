@@ -1,4 +1,4 @@
-import { MaxRetriesExceededError, NEVER_ABORTED, sleep, type PolicyFn } from '@breakwater/core';
+import { CallNotPermittedError, MaxRetriesExceededError, NEVER_ABORTED, sleep, withoutStack, type PolicyFn } from '@breakwater/core';
 import { AttemptFailed, type RetryHost, type Run } from './host.js';
 import { runAttempt } from './attempt.js';
 import type { IntervalState } from './interval-function.js';
@@ -13,7 +13,10 @@ type Verdict =
   | 'refused'
   /** The caller's signal aborted. */
   | 'aborted'
-  /** A predicate, consumer or interval function threw (or returned a bad wait). */
+  /**
+   * Deciding threw although every user callback is contained (a user clock read by the budget
+   * that throws): the call ends with that error.
+   */
   | 'crashed';
 
 class WaitState implements IntervalState {
@@ -40,6 +43,10 @@ export class RetryRun<T> implements Run {
   #failedWithError: boolean;
   /** The error thrown, or the value to retry, by the latest attempt. */
   #outcome: unknown;
+  /** Whether an attempt of this call failed with an error that was not a `CallNotPermittedError`… */
+  #hasBehind = false;
+  /** …and the latest such error: the `cause` of a refusal that ends the call. */
+  #behind: unknown;
   #verdict: Verdict | undefined;
   #crash: unknown;
 
@@ -49,6 +56,7 @@ export class RetryRun<T> implements Run {
     this.#signal = signal;
     this.#failedWithError = failedWithError;
     this.#outcome = outcome;
+    if (failedWithError) this.#remember(outcome);
     this.#waits = new WaitState(host.config.random);
     this.carrier = AttemptFailed.of(this);
     if (signal.aborted) this.#verdict = 'aborted';
@@ -66,16 +74,8 @@ export class RetryRun<T> implements Run {
       return Promise.reject(this.carrier);
     }
     this.#attempts = attempt;
-    let result: T | PromiseLike<T>;
-    try {
-      result = runAttempt(this.#fn, { signal, attempt });
-    } catch (error) {
-      this.#attemptFailed(error);
-      return Promise.reject(this.carrier);
-    }
-    const running = result instanceof Promise ? (result as Promise<T>) : Promise.resolve(result);
     return new Promise<T>((resolve, reject) => {
-      running.then(
+      runAttempt(this.#fn, { signal, attempt }).then(
         (value) => {
           if (this.#attemptResolved(value)) resolve(value);
           else reject(this.carrier);
@@ -88,31 +88,30 @@ export class RetryRun<T> implements Run {
     });
   };
 
-  /** An attempt resolved with `value`: true when that is the call's result, false when it is to be retried (or a predicate threw). */
+  /** An attempt resolved with `value`: true when that is the call's result, false when it is to be retried. */
   #attemptResolved(value: T): boolean {
-    const retryOnResult = this.#host.config.retryOnResult;
-    if (retryOnResult !== undefined) {
-      let again: boolean;
-      try {
-        again = retryOnResult(value);
-      } catch (error) {
-        this.#crashed(error);
-        return false;
-      }
-      if (again) {
-        this.#failedWithError = false;
-        this.#outcome = value;
-        return false;
-      }
+    const host = this.#host;
+    if (host.config.retryOnResult !== undefined && host.retriesResult(value)) {
+      this.#failedWithError = false;
+      this.#outcome = value;
+      return false;
     }
-    this.#host.succeeded(this.#attempts);
+    host.succeeded(this.#attempts);
     return true;
   }
 
   #attemptFailed(error: unknown): void {
     this.#failedWithError = true;
     this.#outcome = error;
+    this.#remember(error);
     if (this.#signal.aborted) this.#verdict = 'aborted';
+  }
+
+  /** Keeps the latest error that was not a breaker's refusal (what a refusal that ends the call was refused after). */
+  #remember(error: unknown): void {
+    if (error instanceof CallNotPermittedError) return;
+    this.#hasBehind = true;
+    this.#behind = error;
   }
 
   /**
@@ -139,7 +138,7 @@ export class RetryRun<T> implements Run {
       }
       const failedWithError = this.#failedWithError;
       const outcome = this.#outcome;
-      if (!failedWithError) config.consumeResultBeforeRetryAttempt?.(attempt, outcome);
+      if (!failedWithError) host.consume(attempt, outcome);
       waitMs = host.waitAfter(attempt, failedWithError, outcome, this.#waits);
       if (host.events.wants('retry')) {
         host.events.emit('retry', failedWithError ? { attempt, error: outcome, waitMs } : { attempt, result: outcome, waitMs });
@@ -175,7 +174,7 @@ export class RetryRun<T> implements Run {
     return true;
   }
 
-  /** Deciding or waiting threw: the caller's abort, or a crash of a predicate, consumer or interval function. */
+  /** Deciding or waiting threw: the caller's abort (or, defensively, an error of a user's clock). */
   #stoppedBy(error: unknown): void {
     if (this.#signal.aborted) this.#verdict = 'aborted';
     else this.#crashed(error);
@@ -184,15 +183,8 @@ export class RetryRun<T> implements Run {
   /** Ends the call: counts it once, publishes its last event, and returns or throws its outcome. */
   settle(): T {
     let verdict = this.#verdict;
-    if (verdict === undefined) {
-      // p-retry stopped on its own: the last attempt failed; judge it as the last one.
-      try {
-        verdict = this.#judge() ?? 'exhausted';
-      } catch (error) {
-        this.#crashed(error);
-        verdict = 'crashed';
-      }
-    }
+    // p-retry stopped on its own: the last attempt failed; judge it as the last one.
+    if (verdict === undefined) verdict = this.#judge() ?? 'exhausted';
     const host = this.#host;
     const attempts = this.#attempts;
     switch (verdict) {
@@ -204,14 +196,17 @@ export class RetryRun<T> implements Run {
       case 'crashed':
         host.failed(attempts, this.#crash);
         throw this.#crash;
-      case 'ignored':
-        host.ignored(attempts, this.#outcome);
-        throw this.#outcome;
+      case 'ignored': {
+        const error = this.#withCause(this.#outcome);
+        host.ignored(attempts, error);
+        throw error;
+      }
       case 'exhausted':
       case 'refused':
         if (this.#failedWithError) {
-          host.failed(attempts, this.#outcome);
-          throw this.#outcome;
+          const error = this.#withCause(this.#outcome);
+          host.failed(attempts, error);
+          throw error;
         }
         if (host.config.failAfterMaxAttempts) {
           const error = new MaxRetriesExceededError(host.name, attempts, this.#outcome);
@@ -224,12 +219,26 @@ export class RetryRun<T> implements Run {
   }
 
   /**
+   * The error the caller gets: `error` as it was thrown, except a breaker's refusal
+   * (`CallNotPermittedError`) that ends a call after an attempt failed with another error — the
+   * gateway's error that opened the breaker. The caller then gets a copy of the refusal (same
+   * class, fields, message and stack) whose `cause` is that error, so it stays reachable; the
+   * refusal itself is never changed (it may be shared). A refusal that has a `cause` of its own
+   * is rethrown as it is.
+   */
+  #withCause(error: unknown): unknown {
+    if (!this.#hasBehind || !(error instanceof CallNotPermittedError) || 'cause' in error) return error;
+    return copyWithCause(error, this.#behind);
+  }
+
+  /**
    * The Resilience4j rules after the failed attempt `#attempts`: an error not to be retried is
    * 'ignored', anything at the last attempt is 'exhausted'; `undefined` means retry. (A value
-   * got here only because `retryOnResult` asked to retry it.)
+   * got here only because `retryOnResult` asked to retry it.) Never throws: a throwing
+   * predicate is contained by the host (the error is not retried).
    */
   #judge(): Verdict | undefined {
-    if (this.#failedWithError && !this.#host.config.isRetryable(this.#outcome)) return 'ignored';
+    if (this.#failedWithError && !this.#host.isRetryable(this.#outcome)) return 'ignored';
     if (this.#attempts >= this.#host.config.maxAttempts) return 'exhausted';
     return undefined;
   }
@@ -238,4 +247,20 @@ export class RetryRun<T> implements Run {
     this.#verdict = 'crashed';
     this.#crash = error;
   }
+}
+
+/**
+ * A real `Error` (so `util.types.isNativeError` holds) with `error`'s prototype, own properties
+ * and stack, and `cause` (own, not enumerable, as `new Error(message, { cause })` sets it).
+ * Built without capturing a stack of its own.
+ */
+function copyWithCause<E extends Error>(error: E, cause: unknown): E {
+  const copy = withoutStack(() => new Error(error.message, { cause }));
+  Object.setPrototypeOf(copy, Object.getPrototypeOf(error) as object);
+  for (const key of Reflect.ownKeys(error)) {
+    if (key === 'cause' || key === 'stack') continue;
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key)!);
+  }
+  Object.defineProperty(copy, 'stack', { value: error.stack, writable: true, enumerable: false, configurable: true });
+  return copy as E;
 }

@@ -48,7 +48,9 @@ function thrownFor(kind: ErrorKind | 'throw', i: number): unknown {
 
 type Ending =
   | { kind: 'value'; value: unknown }
-  | { kind: 'error'; step: number } // the error thrown by that step, as it is
+  // the error thrown by that step, as it is; or, for a breaker's refusal after another error
+  // (the step `behind`), a copy of the refusal whose cause is that error
+  | { kind: 'error'; step: number; behind?: number | undefined }
   | { kind: 'maxRetries'; attempts: number; lastResult: unknown }
   | { kind: 'aborted' };
 
@@ -67,6 +69,8 @@ function model(s: Scenario): Expected {
   const events: Expected['events'] = [];
   const T = s.abortAt ?? Infinity;
   let t = 0;
+  /** The step of the latest attempt that failed with an error other than a refusal. */
+  let behind: number | undefined;
   for (let attempt = 1; ; attempt++) {
     const index = Math.min(attempt - 1, s.steps.length - 1);
     const step = s.steps[index]!;
@@ -81,14 +85,16 @@ function model(s: Scenario): Expected {
       return { ending: { kind: 'value', value: step.kind }, starts, events, retried: attempt > 1, succeeded: true };
     }
     const retryable = isResult || (step.kind !== 'fatal' && (step.kind !== 'notPermitted' || s.retryCallNotPermitted));
+    const thrown: Ending = { kind: 'error', step: index, behind: step.kind === 'notPermitted' ? behind : undefined };
+    if (!isResult && step.kind !== 'notPermitted') behind = index;
     if (!retryable) {
       events.push({ type: 'ignoredError' });
-      return { ending: { kind: 'error', step: index }, starts, events, retried: attempt > 1, succeeded: false };
+      return { ending: thrown, starts, events, retried: attempt > 1, succeeded: false };
     }
     if (attempt === s.maxAttempts || (s.budgetRetries !== undefined && attempt - 1 >= s.budgetRetries)) {
       events.push({ type: 'error', attempts: attempt });
       const ending: Ending = !isResult
-        ? { kind: 'error', step: index }
+        ? thrown
         : s.failAfterMaxAttempts
           ? { kind: 'maxRetries', attempts: attempt, lastResult: step.kind }
           : { kind: 'value', value: step.kind };
@@ -183,7 +189,16 @@ function checkAgainstModel(s: Scenario, run: Awaited<ReturnType<typeof play>>): 
       break;
     case 'error':
       expect('error' in outcome).toBe(true);
-      expect(outcome.error).toBe(thrown[ending.step]);
+      if (ending.behind === undefined) expect(outcome.error).toBe(thrown[ending.step]);
+      else {
+        const refusal = thrown[ending.step] as CallNotPermittedError;
+        const error = outcome.error as CallNotPermittedError;
+        expect(error).not.toBe(refusal);
+        expect(error).toBeInstanceOf(CallNotPermittedError);
+        expect([error.message, error.circuitBreakerName, error.stack]).toEqual([refusal.message, refusal.circuitBreakerName, refusal.stack]);
+        expect(error.cause).toBe(thrown[ending.behind]);
+        expect('cause' in refusal).toBe(false);
+      }
       break;
     case 'maxRetries': {
       const error = outcome.error as MaxRetriesExceededError;

@@ -280,68 +280,9 @@ describe('Retry: results', () => {
     expect(call.value).toBe('done');
     expect(starts).toEqual([0, 10, 20, 30]);
   });
-
-  it('rejects with the error of a throwing retryOnResult, counted once', async () => {
-    const bad = new Error('predicate bug');
-    const r = retry({
-      retryOnResult: () => {
-        throw bad;
-      },
-    });
-    await expect(r.execute(() => 1)).rejects.toBe(bad);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
-  });
 });
 
-describe('Retry: throwing callbacks', () => {
-  it('ends the call with the error of a throwing retryOnException, counted and published once', async () => {
-    const bug = new Error('predicate bug');
-    const r = retry({
-      waitDuration: 0,
-      retryOnException: () => {
-        throw bug;
-      },
-    });
-    const events: unknown[] = [];
-    r.on('*', (e) => events.push(e));
-    const { fn, starts } = scripted(clock, [{ reject: 'x' }]);
-    await expect(r.execute(fn)).rejects.toBe(bug);
-    expect(starts).toHaveLength(1);
-    expect(events).toEqual([{ type: 'error', name: 'pg', at: 0, attempts: 1, error: bug }]);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
-  });
-
-  it('ends the call with the error of a throwing consumeResultBeforeRetryAttempt, before any wait', async () => {
-    const bug = new Error('consumer bug');
-    const r = retry({
-      waitDuration: 100,
-      retryOnResult: () => true,
-      consumeResultBeforeRetryAttempt: () => {
-        throw bug;
-      },
-    });
-    const { fn, starts } = scripted(clock, [{ value: 'busy' }]);
-    await expect(r.execute(fn)).rejects.toBe(bug);
-    expect(starts).toHaveLength(1);
-  });
-
-  it('judges the last attempt with a throwing predicate too (when p-retry stops on its own)', async () => {
-    const bug = new Error('late bug');
-    let calls = 0;
-    const r = retry({
-      maxAttempts: 2,
-      waitDuration: 0,
-      retryOnException: () => {
-        if (++calls === 2) throw bug;
-        return true;
-      },
-    });
-    const { fn, starts } = scripted(clock, [{ reject: 'x' }]);
-    await expect(r.execute(fn)).rejects.toBe(bug);
-    expect(starts).toHaveLength(2);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
-  });
-});
+// Throwing callbacks (predicates, consumer, interval functions) are contained: retry-hardening.test.ts.
 
 describe('Retry: waits', () => {
   it('waits intervalFunction(attempt) after attempt n', async () => {
@@ -432,20 +373,7 @@ describe('Retry: waits', () => {
     }
   });
 
-  it.each([
-    [-1, '-1'],
-    [Number.NaN, 'NaN'],
-    [Infinity, 'Infinity'],
-    ['100', "'100'"],
-  ])('rejects with a RangeError when intervalFunction returns %o', async (bad, shown) => {
-    const r = retry({ intervalFunction: () => bad as number });
-    const { fn, starts } = scripted(clock, [{ reject: 'e' }]);
-    const call = r.execute(fn);
-    await expect(call).rejects.toThrow(RangeError);
-    await expect(call).rejects.toThrow(`Retry 'pg': intervalFunction returned ${shown} for attempt 1; it must return a finite number of ms >= 0`);
-    expect(starts).toHaveLength(1);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 1 });
-  });
+  // An interval function returning a bad wait falls back to the previous one: retry-hardening.test.ts.
 });
 
 describe('Retry: events', () => {

@@ -1,7 +1,6 @@
 import {
+  enterCall,
   NEVER_ABORTED,
-  ROOT_CONTEXT,
-  toContext,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -100,41 +99,33 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    // Not an async function: the first attempt's native promise is followed with one `then`
-    // (what an `await` costs, without the async function's own frame and promise).
-    let parent: CallContext;
-    try {
-      if (options === undefined) parent = ROOT_CONTEXT;
-      else {
-        parent = toContext(options);
-        if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
+    // Not an async function: the first attempt's promise is followed with one `then` (what an
+    // `await` costs, without the async function's own frame and promise).
+    const parent = enterCall(options);
+    if (parent instanceof Promise) return parent;
+    const budget = this.#host.config.budget;
+    if (budget !== undefined) {
+      try {
+        budget.recordCall();
+      } catch (error) {
+        return Promise.reject(error);
       }
-      this.#host.config.budget?.recordCall();
-    } catch (error) {
-      return Promise.reject(error);
     }
     const signal = parent.signal;
-    // The success path: one attempt, no p-retry (it normalises its options on every call).
-    let result: T | PromiseLike<T>;
-    try {
-      result = runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
-    } catch (error) {
-      return this.#retry(fn, signal, true, error);
+    // The success path: one attempt, no p-retry (it normalises its options on every call). The
+    // attempt settles exactly once whatever `fn` returns or throws (core's invoke).
+    const result = runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
+    if (this.#slotFree) {
+      // No other call holds this retry's own pair of handlers: this one takes them (no closure).
+      this.#slotFree = false;
+      this.#slotFn = fn;
+      this.#slotSignal = signal;
+      return result.then(this.#slotFulfilled as (value: T) => T | Promise<T>, this.#slotFailed as (error: unknown) => Promise<T>);
     }
-    if (result instanceof Promise) {
-      if (this.#slotFree) {
-        // No other call holds this retry's own pair of handlers: this one takes them (no closure).
-        this.#slotFree = false;
-        this.#slotFn = fn;
-        this.#slotSignal = signal;
-        return (result as Promise<T>).then(this.#slotFulfilled as (value: T) => T | Promise<T>, this.#slotFailed as (error: unknown) => Promise<T>);
-      }
-      return (result as Promise<T>).then(
-        (value) => this.#firstValue(fn, signal, value),
-        (error: unknown) => this.#retry(fn, signal, true, error),
-      );
-    }
-    return this.#settleFirst(fn, signal, result);
+    return result.then(
+      (value) => this.#firstValue(fn, signal, value),
+      (error: unknown) => this.#retry(fn, signal, true, error),
+    );
   }
 
   // One pair of handlers per retry, for the call that holds them (the slot): a call taking them
@@ -161,31 +152,11 @@ export class Retry implements Policy, Observable<RetryEvents> {
     this.#slotSignal = NEVER_ABORTED;
   }
 
-  /** The first attempt gave something other than a native promise: await it, then as {@link execute}. */
-  async #settleFirst<T>(fn: PolicyFn<T>, signal: AbortSignal, result: T | PromiseLike<T>): Promise<T> {
-    let value: T;
-    try {
-      value = await result;
-    } catch (error) {
-      return this.#retry(fn, signal, true, error);
-    }
-    return this.#firstValue(fn, signal, value);
-  }
-
   /** The first attempt resolved with `value`: the result, unless `retryOnResult` wants it retried. */
   #firstValue<T>(fn: PolicyFn<T>, signal: AbortSignal, value: T): T | Promise<T> {
     const host = this.#host;
     const retryOnResult = host.config.retryOnResult;
-    if (retryOnResult !== undefined) {
-      let again: boolean;
-      try {
-        again = retryOnResult(value);
-      } catch (error) {
-        host.failed(1, error);
-        throw error;
-      }
-      if (again) return this.#retry(fn, signal, false, value);
-    }
+    if (retryOnResult !== undefined && host.retriesResult(value)) return this.#retry(fn, signal, false, value);
     host.succeeded(1);
     return value;
   }
