@@ -1,6 +1,6 @@
 import { BULKHEAD_OPTIONS, BulkheadRegistry, POOL_BULKHEAD_OPTIONS, PoolBulkheadRegistry } from '@breakwater/bulkhead';
 import { CIRCUIT_BREAKER_OPTIONS, CircuitBreakerRegistry, STATES } from '@breakwater/circuit-breaker';
-import { describeValue, parseDuration, type Clock, type ErrorClass, type Registry } from '@breakwater/core';
+import { closest as closestOf, describeValue, isPlainObject, parseDuration, type Clock, type ErrorClass, type Registry } from '@breakwater/core';
 import { RATE_LIMITER_OPTIONS, RateLimiterRegistry } from '@breakwater/rate-limiter';
 import { IntervalFunction, RETRY_OPTIONS, RetryRegistry } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS, TimeLimiterRegistry } from '@breakwater/time-limiter';
@@ -369,31 +369,10 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** Optimal-string-alignment distance (Levenshtein with adjacent transpositions). */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The candidate closest to `word` (relaxed names compared), if it is close enough to be a slip. */
+/** The candidate closest to `word` by relaxed name (core's edit distance), if it is close enough to be a slip. */
 function closest(word: string, candidates: readonly string[]): string | undefined {
-  const w = canonical(word);
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = distance(w, canonical(candidate));
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(w.length / 4)) ? best : undefined;
+  const match = closestOf(canonical(word), candidates.map(canonical));
+  return match === undefined ? undefined : candidates.find((c) => canonical(c) === match);
 }
 
 /** `unknown <what>, did you mean 'x'?`, or the list of what is known. */
@@ -430,12 +409,6 @@ function springDuration(raw: unknown): number | undefined {
 const TRUE = new Set(['true', 'on', 'yes', '1']);
 const FALSE = new Set(['false', 'off', 'no', '0']);
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  if (typeof x !== 'object' || x === null) return false;
-  const proto = Object.getPrototypeOf(x) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 function describe(x: unknown): string {
   if (typeof x === 'object' && x !== null && !Array.isArray(x) && !isPlainObject(x)) {
