@@ -35,3 +35,6 @@ export interface TimeLimiterMetrics {
   /** Calls that timed out. */
   readonly numberOfTimeouts: number;
 }
+
+/** Every event type a time limiter publishes: `on` refuses any other (with a "did you mean"). */
+export const TIME_LIMITER_EVENT_TYPES: readonly (keyof TimeLimiterEvents)[] = ['success', 'timeout', 'error'];

@@ -1,4 +1,4 @@
-import { NEVER_ABORTED, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { follow, keepAlive, NEVER_ABORTED, onAbort, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
 import type { TimeLimiterEvents } from './events.js';
 
 /** What every call of one limiter shares: its settings, counters and events (one object per limiter). */
@@ -19,15 +19,18 @@ const TIMED_OUT = 2;
 const ABORTED = 3;
 type State = typeof RUNNING | typeof SETTLED | typeof TIMED_OUT | typeof ABORTED;
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
-}
+/** Nothing to stop: the call follows no caller signal. */
+const noop = (): void => {};
 
 /**
  * One call racing its limiter's clock. The object is also the `ctx` handed to the work: its
  * `signal` is a getter, so the `AbortController` exists only if the work reads it. The first of
  * "the work settles", "the timer fires", "the caller aborts" wins; the others are no-ops, a late
- * result is dropped and a late rejection swallowed (a handler is always attached).
+ * result is dropped and a late rejection swallowed (a handler is always attached). Whatever `fn`
+ * returns or throws — a hostile thenable included — the call settles and is counted exactly once
+ * and the constructor never throws. The timer is a wait the caller awaits: it keeps the process
+ * alive (`keepAlive`), like a socket would. The caller's signal is followed through core's
+ * `onAbort` hub: one listener on it for all of Breakwater, removed when the call ends.
  */
 export class LimitedCall<T> implements CallContext {
   readonly attempt: number;
@@ -40,7 +43,8 @@ export class LimitedCall<T> implements CallContext {
   /** Why the work's signal aborts, once the call timed out or was aborted. */
   #reason: unknown;
   #timer: TimerHandle | undefined;
-  #onAbort: (() => void) | undefined;
+  /** Stops following the caller's signal. */
+  #unfollow: () => void = noop;
   #resolve!: (value: T) => void;
   #reject!: (error: unknown) => void;
 
@@ -60,21 +64,35 @@ export class LimitedCall<T> implements CallContext {
       this.#fail(error);
       return;
     }
-    if (!isPromiseLike(value)) {
-      this.#succeed(value);
-      return;
+    // A plain value settles the call at once, with no timer; a thenable races the timer. Its
+    // `then` is read once here (a getter that throws fails the call) and the thenable is then
+    // adopted by core's `follow`, which settles once whatever its `then` does.
+    let running: Promise<T>;
+    if (value instanceof Promise) running = follow(value);
+    else {
+      let then: unknown;
+      try {
+        then = value !== null && (typeof value === 'object' || typeof value === 'function') ? (value as PromiseLike<T>).then : undefined;
+      } catch (error) {
+        this.#fail(error);
+        return;
+      }
+      if (typeof then !== 'function') {
+        this.#succeed(value as T);
+        return;
+      }
+      running = follow(value);
     }
     const outer = this.#outer;
     if (outer !== NEVER_ABORTED) {
-      const onAbort = (this.#onAbort = () => this.#abort());
-      if (outer.aborted) onAbort();
-      else outer.addEventListener('abort', onAbort, { once: true });
+      // `fn` may have aborted the caller's signal itself (onAbort does not call back for that).
+      if (outer.aborted) this.#abort();
+      else this.#unfollow = onAbort(outer, () => this.#abort());
     }
     if (this.#state === RUNNING && host.timeoutMs !== Infinity) {
-      this.#timer = host.clock.setTimeout(() => this.#timeout(), host.timeoutMs);
+      this.#timer = keepAlive(host.clock.setTimeout(() => this.#timeout(), host.timeoutMs));
     }
-    // Native promises are used as they are; any other thenable is adopted safely first.
-    (value instanceof Promise ? value : Promise.resolve(value)).then(
+    running.then(
       (v) => {
         if (this.#state === RUNNING) this.#succeed(v);
       },
@@ -104,10 +122,8 @@ export class LimitedCall<T> implements CallContext {
       this.#host.clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    if (this.#onAbort !== undefined) {
-      this.#outer.removeEventListener('abort', this.#onAbort);
-      this.#onAbort = undefined;
-    }
+    this.#unfollow();
+    this.#unfollow = noop;
   }
 
   #succeed(value: T): void {

@@ -1,9 +1,10 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
-import type { TimeLimiterConfig } from './config.js';
+import { resolveConfig, type TimeLimiterConfig } from './config.js';
 import { TimeLimiter } from './time-limiter.js';
 
 /**
- * Get-or-create storage of named time limiters with shared configs.
+ * Get-or-create storage of named time limiters with shared configs. `defaultConfig` and every
+ * named config are checked at construction, with the message a TimeLimiter would give.
  *
  * @example
  * ```ts
@@ -14,6 +15,7 @@ import { TimeLimiter } from './time-limiter.js';
  */
 export class TimeLimiterRegistry extends Registry<TimeLimiter, TimeLimiterConfig> {
   constructor(options: RegistryOptions<TimeLimiterConfig> = {}) {
-    super('TimeLimiterRegistry', (name, config) => new TimeLimiter(name, config), options);
+    // Each config is checked at construction (and when added), as a TimeLimiter would read it.
+    super('TimeLimiterRegistry', (name, config) => new TimeLimiter(name, config), options, (config, name) => void resolveConfig(name, config));
   }
 }

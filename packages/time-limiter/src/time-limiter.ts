@@ -1,6 +1,6 @@
 import {
+  enterCall,
   EventPublisher,
-  toContext,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -11,7 +11,7 @@ import {
   type PolicyFn,
 } from '@breakwater/core';
 import { resolveConfig, type ResolvedTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
-import type { TimeLimiterEvents, TimeLimiterMetrics } from './events.js';
+import { TIME_LIMITER_EVENT_TYPES, type TimeLimiterEvents, type TimeLimiterMetrics } from './events.js';
 import { LimitedCall, type LimiterHost } from './limited-call.js';
 
 /**
@@ -56,7 +56,7 @@ export class TimeLimiter implements Policy, Observable<TimeLimiterEvents> {
       timeoutMs: timeoutDuration,
       cancelRunningFuture,
       clock,
-      events: new EventPublisher<TimeLimiterEvents>(name, clock, `TimeLimiter '${name}'`),
+      events: new EventPublisher<TimeLimiterEvents>(name, clock, `TimeLimiter '${name}'`, TIME_LIMITER_EVENT_TYPES),
       successes: 0,
       failures: 0,
       timeouts: 0,
@@ -114,13 +114,8 @@ export class TimeLimiter implements Policy, Observable<TimeLimiterEvents> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    let parent: CallContext;
-    try {
-      parent = toContext(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
+    const parent = enterCall(options);
+    if (parent instanceof Promise) return parent;
     return new LimitedCall(this.#host, fn, parent).promise;
   }
 

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { systemClock, TimeoutError } from '@breakwater/core';
+import { describe, expect, it } from 'vitest';
+import { TimeLimiter } from './index.js';
+
+// The two places where real time is what is tested (SPEC §0): a time limiter's race is a wait a
+// caller awaits, so it keeps the process alive; and a time-out never comes before
+// timeoutDuration as systemClock reads it. Both are bounded (well under a second of real time
+// each, plus the child process's start).
+
+/** Runs `source` (TypeScript) in a child `node` through tsx, with Breakwater's sources. */
+function runScript(source: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'breakwater-time-limiter-'));
+  const script = join(dir, 'script.mts');
+  writeFileSync(script, source);
+  // tsx is the workspace root's dev dependency (what `pnpm demo` runs); `@breakwater/source`
+  // resolves @breakwater/core to its sources as in the tests.
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  return new Promise((resolve) => {
+    execFile(process.execPath, [tsx, '--conditions=@breakwater/source', script], { timeout: 60_000 }, (error, stdout, stderr) => {
+      rmSync(dir, { recursive: true, force: true });
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('TimeLimiter on the real clock', () => {
+  it('keeps the process alive while a call races its timer: a script awaiting a hung call sees the TimeoutError and exits 0', async () => {
+    const entry = pathToFileURL(fileURLToPath(new URL('./index.ts', import.meta.url))).href;
+    const { code, stdout, stderr } = await runScript(`
+      import { TimeLimiter } from ${JSON.stringify(entry)};
+      // A call that settles in time leaves nothing behind: its 60 s timer is cleared at once.
+      const patient = new TimeLimiter('patient', { timeoutDuration: 60_000 });
+      console.log('in time:', await patient.execute(() => Promise.resolve('ok')));
+      try {
+        await new TimeLimiter('t', { timeoutDuration: 100 }).execute(() => new Promise(() => {}));
+        console.log('resolved');
+      } catch (e) {
+        console.log('caught', e.name + ':', e.message);
+      }
+    `);
+    expect(stderr).toBe('');
+    expect(stdout).toBe("in time: ok\ncaught TimeoutError: TimeLimiter 't' timed out after 100 ms\n");
+    expect(code).toBe(0); // not 13 (a top-level await left unsettled when the loop emptied)
+  }, 60_000);
+
+  it('never times out before timeoutDuration as systemClock reads it (20 calls of ~15 ms, fractional delays)', async () => {
+    const early: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const timeoutDuration = 14.3 + i * 0.07;
+      const tl = new TimeLimiter('real', { timeoutDuration });
+      let eventElapsed: number | undefined;
+      tl.on('timeout', (e) => (eventElapsed = e.elapsed));
+      const started = systemClock.now();
+      const error = await tl.execute(() => new Promise(() => {})).catch((e: unknown) => e);
+      const elapsed = systemClock.now() - started;
+      expect(error).toBeInstanceOf(TimeoutError);
+      if (elapsed < timeoutDuration || eventElapsed! < timeoutDuration) early.push(`call ${i}: ${timeoutDuration} ms timed out at ${elapsed} (event ${eventElapsed})`);
+    }
+    expect(early).toEqual([]);
+  }, 10_000);
+});
