@@ -1,6 +1,6 @@
 // Test-only fakes: tiny recording policies that honour the Policy contract, so the builder is
 // tested without the real policy packages. Not exported from index.ts.
-import { onAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
+import { onAbort, raceAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
 
 /** Calls `fn(ctx)` so that a sync throw is a rejection. */
 export function run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
@@ -29,7 +29,7 @@ export function recorder<K extends string>(kind: K, name: string, log: string[],
   };
 }
 
-/** A retry of kind 'retry': up to `maxAttempts`, no wait, each attempt with `attempt` set (and the caller's signal). */
+/** A retry of kind 'retry': up to `maxAttempts`, no wait, each attempt with `attempt` set (and the caller's signal); stops when that signal has aborted. */
 export function fakeRetry(name: string, maxAttempts: number, log?: string[]): Policy & { readonly kind: 'retry' } {
   return {
     name,
@@ -41,7 +41,7 @@ export function fakeRetry(name: string, maxAttempts: number, log?: string[]): Po
         try {
           return await run(fn, { signal: ctx.signal, attempt });
         } catch (error) {
-          if (attempt >= maxAttempts) throw error;
+          if (attempt >= maxAttempts || ctx.signal.aborted) throw error;
         }
       }
     },
@@ -118,4 +118,42 @@ export function after<T>(clock: Clock, ms: number, value: T): PolicyFn<T> {
         resolve(value);
       }, ms);
     });
+}
+
+/**
+ * A bulkhead of kind 'bulkhead' with one slot per call and no queue: the slot is taken when the
+ * call enters and given back when the `fn` it runs settles (its `inUse` counts the slots taken).
+ * It does not race the caller's signal itself.
+ */
+export function fakeBulkhead(name: string): Policy & { readonly kind: 'bulkhead'; readonly inUse: number } {
+  let inUse = 0;
+  return {
+    name,
+    kind: 'bulkhead',
+    get inUse() {
+      return inUse;
+    },
+    execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      const ctx = toContext(options);
+      inUse++;
+      const outcome = run(fn, ctx);
+      outcome.then(
+        () => inUse--,
+        () => inUse--,
+      );
+      return outcome;
+    },
+  };
+}
+
+/** A layer of `kind` that rejects at once with the signal's reason when its signal aborts (as Breakwater's policies do). */
+export function racer<K extends string>(kind: K, name: string): Policy & { readonly kind: K } {
+  return {
+    name,
+    kind,
+    execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
+      const ctx = toContext(options);
+      return raceAbort(run(fn, ctx), ctx.signal);
+    },
+  };
 }

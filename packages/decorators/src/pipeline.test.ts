@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { ROOT_CONTEXT, TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';
-import { after, fakeRateLimiter, fakeRetry, fakeTimeLimiter, recorder } from './fakes.js';
+import { after, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder } from './fakes.js';
 
 let clock = new VirtualClock();
 afterEach(() => {
@@ -616,5 +616,73 @@ describe('hostile values and options settle exactly once, never a sync throw (SP
     }
     expect(fn).toHaveBeenCalledTimes(2);
     expect(() => decorate().wrap(fn, { signal: { aborted: false } } as never)).toThrow(TypeError); // wrap checks its options when it is built
+  });
+});
+
+describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', () => {
+  it("after the caller's abort, while the layers inside it end at once", async () => {
+    const bulkhead = fakeBulkhead('db');
+    const caller = new AbortController();
+    const pipeline = decorate().withBulkhead(bulkhead).withCircuitBreaker(racer('circuitBreaker', 'pg'));
+    const call = watch(pipeline.execute(deaf(200, 'late'), { signal: caller.signal }));
+    await clock.advance(10);
+    expect(bulkhead.inUse).toBe(1);
+    const reason = new Error('user left');
+    caller.abort(reason);
+    await clock.advance(0);
+    expect(call.outcomes).toEqual([['error', reason]]); // the caller is not kept waiting
+    expect(bulkhead.inUse).toBe(1); // but fn still runs, so the slot is still taken
+    await clock.advance(189);
+    expect(bulkhead.inUse).toBe(1);
+    await clock.advance(1);
+    expect(bulkhead.inUse).toBe(0);
+    expect(call.outcomes).toHaveLength(1);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('after an outer time limiter times out (it aborts the signal the bulkhead was given), through with() too', async () => {
+    const bulkhead = fakeBulkhead('db');
+    const pipeline = decorate().withTimeLimiter(fakeTimeLimiter('pg', clock, 50)).with(bulkhead).with(racer('custom', 'inner'));
+    const call = watch(pipeline.execute(deaf(200, 'late')));
+    await clock.advance(50);
+    expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);
+    expect(bulkhead.inUse).toBe(1);
+    await clock.advance(150);
+    expect(bulkhead.inUse).toBe(0);
+  });
+
+  it('an inner time-out with the caller still there frees the slot with the time-out (as in Resilience4j): fn was told to stop', async () => {
+    const bulkhead = fakeBulkhead('db');
+    const pipeline = decorate().withBulkhead(bulkhead).withTimeLimiter(fakeTimeLimiter('pg', clock, 50));
+    const call = watch(pipeline.execute(deaf(200, 'late'), { signal: new AbortController().signal }));
+    await clock.advance(50);
+    expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);
+    expect(bulkhead.inUse).toBe(0);
+    await clock.advance(150);
+  });
+
+  it('a retry inside the bulkhead: the slot waits for the attempt that is running, and only for it', async () => {
+    const bulkhead = fakeBulkhead('db');
+    const caller = new AbortController();
+    const pipeline = decorate().withBulkhead(bulkhead).withRetry(fakeRetry('pg', 3)).with(racer('custom', 'inner'));
+    let attempts = 0;
+    const call = watch(
+      pipeline.execute(
+        (ctx) => {
+          attempts++;
+          if (ctx.attempt === 1) throw new Error('first');
+          return deaf(100, 'late')(ctx);
+        },
+        { signal: caller.signal },
+      ),
+    );
+    await clock.advance(10);
+    caller.abort(new Error('stop'));
+    await clock.advance(0);
+    expect(call.outcomes).toHaveLength(1);
+    expect(attempts).toBe(2);
+    expect(bulkhead.inUse).toBe(1);
+    await clock.advance(90);
+    expect(bulkhead.inUse).toBe(0);
   });
 });

@@ -1,4 +1,16 @@
-import { describeValue, enterCall, follow, raceAbort, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import {
+  describeValue,
+  enterCall,
+  follow,
+  invoke,
+  NEVER_ABORTED,
+  raceAbort,
+  toContext,
+  type CallContext,
+  type ExecuteOptions,
+  type Policy,
+  type PolicyFn,
+} from '@breakwater/core';
 import { compose, NO_ARGS, terminal, type Chain, type LayerStep } from './chain.js';
 import { layerLabel } from './describe.js';
 import { Fallback, fallbackInternals, type FallbackHandler, type FallbackOn } from './fallback.js';
@@ -48,6 +60,34 @@ function policyStep(policy: Pick<Policy, 'execute'>): LayerStep {
   return (next) => (fn, ctx, args) => policy.execute((c) => next(fn, c ?? ctx, args), ctx);
 }
 
+/**
+ * A layer of a bulkhead (semaphore or pool): like {@link policyStep}, except that when the signal
+ * the layer was given aborts (the caller's, or an outer time limiter's on time-out), the slot is
+ * held until `fn` — the attempt running inside the layer — really settles. The layers inside race
+ * the signal and end at once, which the bulkhead would take for the end of its call and give its
+ * slot to the next caller while `fn` still runs: more concurrent work on the backend than the
+ * bulkhead allows. The call's own outcome is not delayed: the pipeline's entry (and the outer
+ * layers) have already rejected it with the signal's reason. With no signal, nothing is added.
+ */
+function holdingStep(policy: Pick<Policy, 'execute'>): LayerStep {
+  return (next) => (fn, ctx, args) => {
+    if (ctx.signal === NEVER_ABORTED) return policy.execute((c) => next(fn, c ?? ctx, args), ctx);
+    return policy.execute((c) => {
+      const inner = c ?? ctx;
+      let running: Promise<unknown> | undefined;
+      const outcome = next((c2) => (running = invoke(fn, c2)), inner, args);
+      return outcome.then(
+        (value) => (inner.signal.aborted && running !== undefined ? running.then(() => value, () => value) : value),
+        (error: unknown) => (inner.signal.aborted && running !== undefined ? running.then(() => rethrow(error), () => rethrow(error)) : rethrow(error)),
+      );
+    }, ctx);
+  };
+}
+
+function rethrow(error: unknown): never {
+  throw error;
+}
+
 function fallbackStep(fallback: Fallback<unknown>): LayerStep {
   return (next) => (fn, ctx, args) => fallbackInternals.run(fallback, next, fn, ctx, args);
 }
@@ -75,7 +115,8 @@ function layerOf(policy: Policy, label = layerLabel(policy.kind, policy.name)): 
   if (policy instanceof Fallback) {
     return { policy, kind: policy.kind, label, handlesEveryError: fallbackInternals.handlesEveryError(policy), step: fallbackStep(policy) };
   }
-  return { policy, kind: policy.kind, label, handlesEveryError: false, step: policyStep(policy) };
+  const step = policy.kind === 'bulkhead' || policy.kind === 'poolBulkhead' ? holdingStep(policy) : policyStep(policy);
+  return { policy, kind: policy.kind, label, handlesEveryError: false, step };
 }
 
 /** Builds the empty pipeline (the constructor is private). */
