@@ -296,6 +296,8 @@ describe('fromConfig on a whole application.yml', () => {
     expect(r.retry.find('pg')!.config.maxAttempts).toBe(2);
     // An application.yml with no Resilience4j settings at all configures nothing.
     expect(fromConfig({ server: { port: 8080 }, spring: {} }).circuitBreaker.all()).toEqual([]);
+    // The keys of others are not checked, even where they would clash or not parse as ours.
+    expect(() => fromConfig({ 'spring.a': 1, spring: { a: 2 }, '[odd': 1, 'x..y': 2, resilience4j: {} })).not.toThrow();
   });
 
   it('reads dotted keys as nesting, everywhere, and [bracketed] names whole', () => {

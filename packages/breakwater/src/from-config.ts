@@ -713,22 +713,28 @@ function sectionKeys(section: Section): string[] {
  */
 export function fromConfig(config: unknown, options: FromConfigOptions = {}): BreakwaterRegistries {
   const reader: Reader = new Reader(options);
-  const root = reader.expand('', reader.object('', config)) as Record<string, unknown>;
+  const top = reader.object('', config);
   const sectionNames = [...SECTIONS.map((s) => s.name), ...Object.keys(OTHER_SECTIONS)];
   const isSection = (key: string) => sectionNames.some((n) => canonical(n) === canonical(key));
+  // The first name of a top-level key (`resilience4j` of `resilience4j.retry`), read leniently:
+  // the keys of others are not ours to check.
+  const first = (key: string) => (key.startsWith('[') ? key : key.split('.')[0]!);
+  const ours = Object.keys(top).filter((key) => canonical(first(key)) === 'resilience4j');
 
   let body: Record<string, unknown> = {};
   let prefix = '';
-  const resilience4j = reader.pick('', root, 'resilience4j');
-  if (resilience4j !== undefined) {
-    // A whole application.yml: the keys next to resilience4j belong to Spring and others.
+  if (ours.length > 0) {
+    // A whole application.yml: the keys next to resilience4j belong to Spring and others, and
+    // are neither read nor checked.
+    const root = reader.expand('', Object.fromEntries(ours.map((key) => [key, top[key]]))) as Record<string, unknown>;
+    const resilience4j = reader.pick('', root, 'resilience4j')!;
     body = reader.object(resilience4j.at, resilience4j.value);
     prefix = resilience4j.at;
-  } else if (Object.keys(root).some(isSection)) {
-    body = root; // the sections alone, as under resilience4j
+  } else if (Object.keys(top).some((key) => isSection(first(key)))) {
+    body = reader.expand('', top) as Record<string, unknown>; // the sections alone, as under resilience4j
   } else {
-    for (const key of Object.keys(root)) {
-      const guess = closest(key, ['resilience4j', ...sectionNames]);
+    for (const key of Object.keys(top)) {
+      const guess = closest(first(key), ['resilience4j', ...sectionNames]);
       if (guess !== undefined) reader.fail(key, `unknown key, did you mean '${guess}'? (Resilience4j's settings are under 'resilience4j'; the other top-level keys are ignored)`);
     }
   }
