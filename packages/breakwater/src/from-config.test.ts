@@ -308,6 +308,8 @@ describe('fromConfig on a whole application.yml', () => {
     });
     expect(r.circuitBreaker.find('pg')!.config).toMatchObject({ failureRateThreshold: 40, slidingWindowSize: 7, minimumNumberOfCalls: 3 });
     expect(r.circuitBreaker.find('pg.v2')!.config.slidingWindowSize).toBe(9);
+    expect(() => fromConfig({ resilience4j: { 'retry..instances': {} } })).toThrow('fromConfig: resilience4j.retry..instances: has an empty name (two dots, or a dot at an end)');
+    expect(() => fromConfig({ resilience4j: { retry: { instances: { '[pg.v2': {} } } } })).toThrow("fromConfig: resilience4j.retry.instances.[pg.v2: has a '[' without its ']'");
   });
 
   it('refuses a value given twice, whether by dotted keys or two spellings of one property', () => {

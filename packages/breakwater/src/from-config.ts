@@ -464,7 +464,7 @@ class Reader {
     if (!isPlainObject(x)) return x;
     const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const [raw, value] of Object.entries(x)) {
-      const segments = this.split(join(path, raw), raw);
+      const segments = this.split(path === '' ? raw : `${path}.${raw}`, raw);
       let node = out;
       let at = path;
       for (const segment of segments.slice(0, -1)) {
