@@ -103,6 +103,9 @@ describe('fromConfig', () => {
     const bad = () => fromConfig({ circuitbreaker: { instances: { pg: { 'failure-rate-threshold': 0 } } } });
     expect(bad).toThrow(RangeError);
     expect(bad).toThrow("fromConfig: circuitbreaker.instances.pg: CircuitBreaker 'pg': failureRateThreshold must be in (0, 100], got 0");
+    // A bad named config is named too, when the registry checks configs (or else at its first use).
+    expect(() => fromConfig({ retry: { configs: { default: { 'max-attempts': 2 }, patient: { 'max-attempts': 0 } } } })).toThrow(/^fromConfig: retry\.configs\.patient: /);
+    expect(() => fromConfig({ retry: { configs: { default: { 'max-attempts': 0 } } } })).toThrow(/^fromConfig: retry\.configs\.default: /);
   });
 
   it('refuses an unknown or looping base-config', () => {

@@ -799,11 +799,22 @@ function buildSection(reader: Reader, path: string, section: Section, raw: unkno
   for (const [name, block] of read) resolved[name] = reader.build(block.at, section, resolve(name, block.at, []));
   const clock = reader.options.clock === undefined ? {} : { clock: reader.options.clock };
   const { default: defaultConfig = clock, ...configs } = resolved;
+  const configAt = (name: string) => read.get(name)?.at ?? path;
+  const rethrow = (at: string, error: unknown): never => reader.fail(at, (error as Error).message, error instanceof RangeError ? 'range' : 'type');
   let registry: Registry<{ name: string }, object>;
   try {
-    registry = section.registry({ defaultConfig, configs });
+    registry = section.registry({ defaultConfig, configs: {} });
   } catch (error) {
-    return reader.fail(join(path, 'configs'), (error as Error).message, error instanceof RangeError ? 'range' : 'type');
+    return rethrow(configAt('default'), error);
+  }
+  // One by one (each laid over the default, as the registry's own `configs` would be), so that an
+  // error names the config it is about.
+  for (const [name, config] of Object.entries(configs)) {
+    try {
+      registry.addConfiguration(name, config);
+    } catch (error) {
+      rethrow(configAt(name), error);
+    }
   }
 
   // Instances: over their base-config, else over configs.default; each one built now.
