@@ -1,15 +1,34 @@
 import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, type RateLimiterConfig } from './index.js';
+import { RATE_LIMITER_OPTIONS, RateLimiter, type RateLimiterConfig } from './index.js';
 
 const make = (config: unknown) => () => new RateLimiter('api', config as RateLimiterConfig);
 
 describe('RateLimiter configuration', () => {
-  it('has the SPEC defaults', () => {
-    const rl = new RateLimiter('api', { clock: new VirtualClock() });
-    expect(rl.config).toEqual({ limitForPeriod: 50, limitRefreshPeriod: 500, timeoutDuration: 5000 });
+  it('has the SPEC defaults, and reads back every option', () => {
+    const clock = new VirtualClock();
+    const rl = new RateLimiter('api', { clock });
+    expect(rl.config).toEqual({
+      limitForPeriod: 50,
+      limitRefreshPeriod: 500,
+      timeoutDuration: 5000,
+      drainPermissionsOnResult: undefined,
+      writableStackTraceEnabled: true,
+      clock,
+    });
     expect(rl.metrics.availablePermissions).toBe(50);
     expect(RateLimiter.of('api').name).toBe('api');
+  });
+
+  it('reads back what was given, durations in ms', () => {
+    const clock = new VirtualClock();
+    const drainPermissionsOnResult = () => false;
+    const rl = new RateLimiter('api', { limitForPeriod: 3, limitRefreshPeriod: '2s', timeoutDuration: '1.5s', drainPermissionsOnResult, writableStackTraceEnabled: false, clock });
+    expect(rl.config).toEqual({ limitForPeriod: 3, limitRefreshPeriod: 2000, timeoutDuration: 1500, drainPermissionsOnResult, writableStackTraceEnabled: false, clock });
+    expect(Object.keys(rl.config).sort()).toEqual([...RATE_LIMITER_OPTIONS].sort());
+    rl.changeLimitForPeriod(7);
+    rl.changeTimeoutDuration(0);
+    expect(rl.config).toMatchObject({ limitForPeriod: 7, timeoutDuration: 0, limitRefreshPeriod: 2000 });
   });
 
   it('reads durations as strings', () => {
@@ -40,7 +59,8 @@ describe('RateLimiter configuration', () => {
 
   it('refuses a bad name or a config that is not an object', () => {
     expect(() => new RateLimiter('', {})).toThrow(/name must be a non-empty string/);
-    expect(make(42)).toThrow(/config must be an object, got 42/);
+    expect(make(42)).toThrow(/config must be a plain object of options, got 42/);
+    expect(make(new Map())).toThrow("RateLimiter 'api': config must be a plain object of options, got a Map");
   });
 
   it('checks run-time changes the same way', () => {
@@ -49,6 +69,6 @@ describe('RateLimiter configuration', () => {
     expect(() => rl.changeLimitForPeriod(undefined as unknown as number)).toThrow(TypeError);
     expect(() => rl.changeTimeoutDuration(-5)).toThrow(new RangeError("RateLimiter 'api': timeoutDuration must be >= 0, got -5"));
     expect(() => rl.changeTimeoutDuration('x' as never)).toThrow(TypeError);
-    expect(rl.config).toEqual({ limitForPeriod: 50, limitRefreshPeriod: 500, timeoutDuration: 5000 });
+    expect(rl.config).toMatchObject({ limitForPeriod: 50, limitRefreshPeriod: 500, timeoutDuration: 5000 });
   });
 });

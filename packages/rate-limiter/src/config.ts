@@ -33,7 +33,15 @@ export interface RateLimiterConfig {
   readonly clock?: Clock | undefined;
 }
 
-/** The options once checked, in ms. */
+/**
+ * Every option of a {@link RateLimiter} once checked: what was given or its default, durations in
+ * ms (what `limiter.config` reads back).
+ *
+ * @example
+ * ```ts
+ * const { limitForPeriod, limitRefreshPeriod, timeoutDuration }: ResolvedRateLimiterConfig = limiter.config;
+ * ```
+ */
 export interface ResolvedRateLimiterConfig {
   readonly limitForPeriod: number;
   readonly limitRefreshPeriod: number;

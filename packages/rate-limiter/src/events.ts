@@ -18,6 +18,9 @@ export type RateLimiterEvents = {
   drained: { readonly permits: number };
 };
 
+/** The event types a rate limiter publishes (`on` refuses any other, suggesting the closest). */
+export const RATE_LIMITER_EVENT_TYPES: readonly (keyof RateLimiterEvents)[] = ['successfulAcquire', 'failedAcquire', 'drained'];
+
 /**
  * A snapshot of a rate limiter, as of `clock.now()`.
  *

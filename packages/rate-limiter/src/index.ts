@@ -1,6 +1,6 @@
 export { RateLimiter, type RateLimiterPolicy } from './rate-limiter.js';
 export { RateLimiterRegistry } from './registry.js';
-export type { CallOutcome, RateLimiterConfig } from './config.js';
+export type { CallOutcome, RateLimiterConfig, ResolvedRateLimiterConfig } from './config.js';
 export { RATE_LIMITER_OPTIONS } from './config.js';
 export type { RateLimiterEvents, RateLimiterMetrics } from './events.js';
 export { initialState, isReserved, nextState, type RateLimiterState } from './state.js';

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { RequestNotPermittedError, VirtualClock } from '@breakwater/core';
+import { RequestNotPermittedError, sleep, VirtualClock } from '@breakwater/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter, RateLimiterRegistry } from './index.js';
 
@@ -16,6 +16,9 @@ afterEach(() => {
 /** A limiter of one permission per 250 ms cycle, as in Resilience4j's AtomicRateLimiterTest. */
 const limiter = (timeoutDuration: number, extra: { limitForPeriod?: number } = {}) =>
   new RateLimiter('test', { limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration, clock, ...extra });
+
+/** One macrotask: every pending promise callback has run (no clock time passes). */
+const flush = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Settles the state of a promise without awaiting it. */
 function track<T>(p: Promise<T>) {
@@ -145,11 +148,11 @@ describe('RateLimiter — Resilience4j AtomicRateLimiterTest scenarios', () => {
 
   it('changeTimeoutDuration applies to the next call; changeLimitForPeriod keeps the other options', async () => {
     const rl = limiter(0);
-    expect(rl.config).toEqual({ limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration: 0 });
+    expect(rl.config).toMatchObject({ limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration: 0 });
     rl.changeTimeoutDuration('1s');
-    expect(rl.config).toEqual({ limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration: 1000 });
+    expect(rl.config).toMatchObject({ limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration: 1000 });
     rl.changeLimitForPeriod(35);
-    expect(rl.config).toEqual({ limitForPeriod: 35, limitRefreshPeriod: CYCLE, timeoutDuration: 1000 });
+    expect(rl.config).toMatchObject({ limitForPeriod: 35, limitRefreshPeriod: CYCLE, timeoutDuration: 1000 });
     rl.changeLimitForPeriod(1);
     await rl.acquirePermission();
     const waited = track(rl.acquirePermission());
@@ -181,16 +184,56 @@ describe('RateLimiter — permits', () => {
     expect(rl.metrics.availablePermissions).toBe(2);
   });
 
-  it('refuses a weight above limitForPeriod with a RangeError (never satisfiable in one cycle)', async () => {
+  it('more permits than limitForPeriod wait across cycles, as in Resilience4j: the exact wait to the last cycle they need', async () => {
+    const rl = new RateLimiter('bulk', { limitForPeriod: 2, limitRefreshPeriod: 100, timeoutDuration: 500, clock });
+    const events: unknown[] = [];
+    rl.on('successfulAcquire', (e) => events.push({ permits: e.permits, waitMs: e.waitMs, at: e.at }));
+    // 2 permits of cycle 0, 2 of cycle 1, 1 of cycle 2: the call goes at t = 200.
+    const five = track(rl.acquirePermission(5));
+    expect(rl.metrics).toEqual({ availablePermissions: -3, numberOfWaitingCalls: 1, waitMs: 200, cycle: 0 });
+    await clock.advance(199);
+    expect(five.state).toBe('pending');
+    await clock.advance(1);
+    expect(five.state).toBe('fulfilled');
+    // Cycle 2 had one permit left after the five.
+    expect(rl.metrics).toEqual({ availablePermissions: 1, numberOfWaitingCalls: 0, waitMs: 0, cycle: 2 });
+    expect(rl.reservePermission(3)).toBe(100);
+    expect(rl.metrics.availablePermissions).toBe(-2);
+    expect(events).toEqual([
+      { permits: 5, waitMs: 200, at: 200 },
+      { permits: 3, waitMs: 100, at: 200 },
+    ]);
+    await clock.advance(100);
+  });
+
+  it('a weight above the limit whose wait exceeds the timeout is refused at once with that wait, and reserves nothing', async () => {
+    const rl = new RateLimiter('bulk', { limitForPeriod: 2, limitRefreshPeriod: 100, timeoutDuration: 150, clock });
+    const refused = await rl.acquirePermission(5).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RequestNotPermittedError);
+    expect(refused).toMatchObject({ rateLimiterName: 'bulk', waitMs: 200 });
+    expect(rl.reservePermission(7)).toBe(-1);
+    expect(rl.metrics.availablePermissions).toBe(2);
+    // withPermits(n) above the limit is a policy like any other.
+    const fn = vi.fn(() => 'batch');
+    const heavy = track(rl.withPermits(4).execute(fn));
+    expect(fn).not.toHaveBeenCalled();
+    await clock.advance(100);
+    expect(heavy).toMatchObject({ state: 'fulfilled', value: 'batch' });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a weight that is not an integer >= 1', async () => {
     const rl = new RateLimiter('bulk', { limitForPeriod: 3, clock });
-    await expect(rl.acquirePermission(4)).rejects.toThrow(new RangeError("RateLimiter 'bulk': acquirePermission(permits) must be an integer in [1, 3] (limitForPeriod), got 4"));
-    await expect(rl.acquirePermission(0)).rejects.toThrow(RangeError);
+    await expect(rl.acquirePermission(0)).rejects.toThrow(new RangeError("RateLimiter 'bulk': acquirePermission(permits) must be an integer >= 1, got 0"));
     await expect(rl.acquirePermission(1.5)).rejects.toThrow(RangeError);
+    await expect(rl.acquirePermission(2 ** 53)).rejects.toThrow(
+      new RangeError("RateLimiter 'bulk': acquirePermission(permits) must be an integer in [1, 9007199254740991], got 9007199254740992"),
+    );
     await expect(rl.acquirePermission('2' as unknown as number)).rejects.toThrow(
       new TypeError("RateLimiter 'bulk': acquirePermission(permits) must be a number, got '2'"),
     );
-    expect(() => rl.reservePermission(4)).toThrow(RangeError);
-    expect(() => rl.withPermits(4)).toThrow(/withPermits\(permits\) must be an integer in \[1, 3\]/);
+    expect(() => rl.reservePermission(-1)).toThrow(RangeError);
+    expect(() => rl.withPermits(NaN)).toThrow("RateLimiter 'bulk': withPermits(permits) must be an integer >= 1, got NaN");
     expect(rl.metrics.availablePermissions).toBe(3);
   });
 
@@ -205,13 +248,16 @@ describe('RateLimiter — permits', () => {
     expect(rl.metrics.availablePermissions).toBe(1);
   });
 
-  it('a limit lowered below a withPermits weight makes its calls fail with a RangeError', async () => {
-    const rl = new RateLimiter('bulk', { limitForPeriod: 5, clock });
+  it('a limit lowered below a withPermits weight makes its calls wait across cycles', async () => {
+    const rl = new RateLimiter('bulk', { limitForPeriod: 5, limitRefreshPeriod: 100, timeoutDuration: 1000, clock });
     const heavy = rl.withPermits(4);
     rl.changeLimitForPeriod(2);
-    await expect(heavy.execute(() => 1)).rejects.toThrow(
-      new RangeError("RateLimiter 'bulk': withPermits(4): permits must be an integer in [1, 2] (limitForPeriod), got 4"),
-    );
+    await expect(heavy.execute(() => 1)).resolves.toBe(1); // the current cycle still has its 5
+    const second = track(heavy.execute(() => 2)); // 1 left now, 2 at t=100, 1 of the 2 at t=200
+    await clock.advance(199);
+    expect(second.state).toBe('pending');
+    await clock.advance(1);
+    expect(second).toMatchObject({ state: 'fulfilled', value: 2 });
   });
 });
 
@@ -261,11 +307,12 @@ describe('RateLimiter — execute and decorate', () => {
     expect(rl.metrics.availablePermissions).toBe(1);
   });
 
-  it('a long-lived signal keeps no listener from calls that have ended', async () => {
+  it('a long-lived signal keeps no listener from calls that have ended, and one while they run', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 1, limitRefreshPeriod: 10, timeoutDuration: 100, clock });
     const { signal } = new AbortController();
     const calls = [rl.execute(() => 1, { signal }), rl.execute(() => 2, { signal }), rl.execute(() => 3, { signal })];
-    expect(getEventListeners(signal, 'abort')).toHaveLength(2);
+    // One waiting call runs, two wait: one listener on the signal for all of them (§0).
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     await clock.advance(20);
     await expect(Promise.all(calls)).resolves.toEqual([1, 2, 3]);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
@@ -380,28 +427,166 @@ describe('RateLimiter — drain', () => {
     expect(picked).toEqual([{ result: 'fine' }, { error: { status: 500 } }, { error: { status: 429 } }, { result: 'slow down' }]);
   });
 
-  it('a throwing drainPermissionsOnResult keeps the outcome, drains nothing and is reported once', async () => {
+  it('a throwing drainPermissionsOnResult keeps the outcome, drains nothing and is reported once per callback (§0 user callbacks)', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
-      const rl = new RateLimiter('pg', {
-        limitForPeriod: 5,
-        clock,
-        drainPermissionsOnResult: () => {
-          throw new Error('bad predicate');
-        },
-      });
+      const predicate = (): boolean => {
+        throw new Error('bad predicate');
+      };
+      const rl = new RateLimiter('pg', { limitForPeriod: 5, clock, drainPermissionsOnResult: predicate });
+      const other = new RateLimiter('pg2', { limitForPeriod: 5, clock, drainPermissionsOnResult: predicate });
       await expect(rl.execute(() => 1)).resolves.toBe(1);
-      await expect(rl.execute(() => 2)).resolves.toBe(2);
+      const boom = new Error('boom');
+      await expect(
+        rl.execute(() => {
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      await expect(other.execute(() => Promise.reject('x'))).rejects.toBe('x');
       expect(rl.metrics.availablePermissions).toBe(3);
+      expect(other.metrics.availablePermissions).toBe(4);
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]![0])).toMatch(/RateLimiter 'pg': drainPermissionsOnResult threw/);
+      expect(warn.mock.calls[0]![0]).toMatch(
+        /^RateLimiter 'pg': drainPermissionsOnResult threw; the call's outcome is kept and nothing is drained \(reported once\): Error: bad predicate/,
+      );
+      expect(warn.mock.calls[0]![1]).toEqual({ type: 'BreakwaterCallbackWarning' });
     } finally {
       warn.mockRestore();
     }
   });
+
+  it('drainPermissionsOnResult sees one outcome per call, whatever fn returns', async () => {
+    const seen: unknown[] = [];
+    const rl = new RateLimiter('pg', { limitForPeriod: 10, clock, drainPermissionsOnResult: (o) => (seen.push(o), false) });
+    await rl.execute(() => hostilePromise('ok')).catch(() => {});
+    await rl.execute(() => 7);
+    expect(seen).toEqual([{ result: 'ok' }, { result: 7 }]);
+  });
+});
+
+/** A native promise whose own `then` calls both handlers (and returns nothing). */
+function hostilePromise<T>(value: T): Promise<T> {
+  const p = Promise.resolve(value);
+  Object.defineProperty(p, 'then', {
+    value: (resolve: (v: T) => void, reject: (e: unknown) => void) => {
+      resolve(value);
+      reject(new Error('rejected too'));
+    },
+  });
+  return p;
+}
+
+describe('RateLimiter — hostile input: settles once, never throws (§0)', () => {
+  it('a native promise whose then calls both handlers resolves the call once, with the value', async () => {
+    const rl = new RateLimiter('pg', { limitForPeriod: 10, clock });
+    await expect(rl.execute(() => hostilePromise('ok'))).resolves.toBe('ok');
+    await expect(rl.withPermits(2).execute(() => hostilePromise('two'))).resolves.toBe('two');
+    expect(rl.metrics.availablePermissions).toBe(7);
+  });
+
+  it('a thenable whose then getter or then throws is a rejection of the call, not a synchronous throw', async () => {
+    const rl = new RateLimiter('pg', { limitForPeriod: 10, clock });
+    const getterThrows = {
+      get then(): never {
+        throw new Error('then getter');
+      },
+    };
+    const thenThrows = {
+      then(): never {
+        throw new Error('then threw');
+      },
+    };
+    let outcome: Promise<unknown> | undefined;
+    expect(() => (outcome = rl.execute(() => getterThrows))).not.toThrow();
+    await expect(outcome).rejects.toThrow('then getter');
+    await expect(rl.execute(() => thenThrows)).rejects.toThrow('then threw');
+  });
+
+  it('options null is no options; a fake signal (even with an attempt) is a TypeError rejection that takes no permit', async () => {
+    const rl = new RateLimiter('pg', { limitForPeriod: 10, clock });
+    await expect(rl.execute(() => 1, null)).resolves.toBe(1);
+    await expect(rl.acquirePermission(1, null)).resolves.toBeUndefined();
+    const fake = { signal: { aborted: false }, attempt: 1 } as unknown as { signal: AbortSignal };
+    let p: Promise<unknown> | undefined;
+    expect(() => (p = rl.execute(() => 1, fake))).not.toThrow();
+    await expect(p).rejects.toThrow(TypeError);
+    await expect(rl.acquirePermission(1, fake)).rejects.toThrow(TypeError);
+    await expect(rl.withPermits(2).execute(() => 1, fake)).rejects.toThrow(TypeError);
+    expect(rl.metrics.availablePermissions).toBe(8);
+  });
+});
+
+describe('RateLimiter — a caller’s abort while fn runs (§0)', () => {
+  it('rejects the call at once with the reason; fn goes on with ctx.signal aborted and its late value is dropped', async () => {
+    const rl = new RateLimiter('pg', { limitForPeriod: 5, clock });
+    const ac = new AbortController();
+    let seen: AbortSignal | undefined;
+    const call = track(
+      rl.execute(
+        (ctx) => {
+          seen = ctx.signal;
+          return sleep(clock, 200).then(() => 'late');
+        },
+        { signal: ac.signal },
+      ),
+    );
+    await clock.advance(50);
+    expect(call.state).toBe('pending');
+    ac.abort('client went away');
+    await Promise.resolve();
+    expect(call).toMatchObject({ state: 'rejected', error: 'client went away' });
+    expect(seen?.aborted).toBe(true);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    await clock.advance(150);
+    expect(call).toMatchObject({ state: 'rejected', error: 'client went away' });
+    expect(rl.metrics.availablePermissions).toBe(4); // the permit was used: fn ran
+  });
+
+  it('the same for a call that waited for its permit, and drainPermissionsOnResult still sees fn’s own outcome', async () => {
+    const outcomes: unknown[] = [];
+    const rl = new RateLimiter('pg', {
+      limitForPeriod: 1,
+      limitRefreshPeriod: 100,
+      timeoutDuration: 100,
+      clock,
+      drainPermissionsOnResult: (o) => (outcomes.push(o), false),
+    });
+    await rl.execute(() => 'first');
+    const ac = new AbortController();
+    const call = track(rl.execute(() => sleep(clock, 200).then(() => 'late'), { signal: ac.signal }));
+    await clock.advance(150); // granted at 100, running since
+    ac.abort('stop');
+    await flush(); // promise callbacks only: no time passes
+    expect(call).toMatchObject({ state: 'rejected', error: 'stop' });
+    await clock.advance(150);
+    expect(outcomes).toEqual([{ result: 'first' }, { result: 'late' }]);
+  });
+
+  it('an abort between the grant and the start does not start fn', async () => {
+    const rl = new RateLimiter('pg', { limitForPeriod: 1, limitRefreshPeriod: 100, timeoutDuration: 100, clock });
+    await rl.execute(() => 0);
+    const ac = new AbortController();
+    const fn = vi.fn(() => 1);
+    const call = track(rl.execute(fn, { signal: ac.signal }));
+    // A listener of the grant aborts the caller in the same instant.
+    rl.on('successfulAcquire', () => ac.abort('too late'));
+    await clock.advance(100);
+    expect(call).toMatchObject({ state: 'rejected', error: 'too late' });
+    expect(fn).not.toHaveBeenCalled();
+  });
 });
 
 describe('RateLimiter — events and metrics', () => {
+  it('refuses an unknown event type, suggesting the closest', () => {
+    const rl = new RateLimiter('pg', { clock });
+    expect(() => rl.on('drainned' as 'drained', () => {})).toThrow(TypeError);
+    expect(() => rl.on('drainned' as 'drained', () => {})).toThrow(
+      "RateLimiter 'pg': unknown event type 'drainned' (did you mean 'drained'?) (event types: successfulAcquire, failedAcquire, drained, or '*')",
+    );
+    expect(() => rl.on('successfulAquire' as 'drained', () => {})).toThrow(/did you mean 'successfulAcquire'/);
+  });
+
+
   it('publishes nothing it has no listener for, and stops after unsubscribe', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 1, timeoutDuration: 0, clock });
     const seen: string[] = [];
@@ -439,5 +624,15 @@ describe('RateLimiterRegistry', () => {
     expect(registry.get('x', { timeoutDuration: 0 }).config).toMatchObject({ limitForPeriod: 10, timeoutDuration: 0 });
     expect(registry.all().map((r) => r.name)).toEqual(['pg', 'exports', 'x']);
     expect(() => registry.get('y', 'nope')).toThrow(/no config named 'nope'/);
+  });
+
+  it('checks defaultConfig and every named config at construction, not at the first get', () => {
+    expect(() => new RateLimiterRegistry({ defaultConfig: { limitForPeriod: 0 } })).toThrow(
+      new RangeError("RateLimiterRegistry: config 'default': RateLimiter 'default': limitForPeriod must be an integer >= 1, got 0"),
+    );
+    expect(() => new RateLimiterRegistry({ configs: { bulk: { timeoutDuration: 'soon' as never } } })).toThrow(TypeError);
+    expect(() => new RateLimiterRegistry({ configs: { bulk: { limitForPeriods: 2 } as never } })).toThrow(
+      /RateLimiterRegistry: config 'bulk': RateLimiter 'bulk': unknown option 'limitForPeriods' \(did you mean 'limitForPeriod'\?\)/,
+    );
   });
 });

@@ -1,9 +1,14 @@
 import {
+  callbackThrew,
   describeValue,
+  enterCall,
   EventPublisher,
+  invoke,
   keepAlive,
   LinkedQueue,
   NEVER_ABORTED,
+  onAbort,
+  raceAbort,
   ROOT_CONTEXT,
   RequestNotPermittedError,
   toContext,
@@ -18,8 +23,8 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { readChange, readRateLimiterConfig, type CallOutcome, type RateLimiterConfig } from './config.js';
-import type { RateLimiterEvents, RateLimiterMetrics } from './events.js';
+import { readChange, readRateLimiterConfig, type CallOutcome, type RateLimiterConfig, type ResolvedRateLimiterConfig } from './config.js';
+import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetrics } from './events.js';
 import { drain, giveBack, initialState, nextState, refresh, type RateLimiterState } from './state.js';
 
 /** A call waiting on a timer for permits it has reserved. */
@@ -72,12 +77,16 @@ export class RateLimiter implements Policy {
   readonly kind = 'rateLimiter' as const;
   readonly #clock: Clock;
   readonly #events: EventPublisher<RateLimiterEvents>;
+  /** The options as resolved at construction (the limit and timeout in force live in #state and #timeout). */
+  readonly #options: ResolvedRateLimiterConfig;
   readonly #drainOnResult: ((outcome: CallOutcome) => boolean) | undefined;
   readonly #stackTraces: boolean;
+  readonly #source: string;
   #state: RateLimiterState;
   #timeout: number;
   #waiting = 0;
-  #predicateReported = false;
+  /** The clock reading of the last reservation: a waiter's permits are there at this + its wait. */
+  #reservedAt = 0;
   /**
    * Waiters whose permits can still be handed back if they abort: those reserved after the last
    * permit taken by anything else, in reservation order (so their permits are the last ones
@@ -90,12 +99,14 @@ export class RateLimiter implements Policy {
     config?: RateLimiterConfig,
   ) {
     const c = readRateLimiterConfig(name, config);
+    this.#options = c;
     this.#clock = c.clock;
     this.#timeout = c.timeoutDuration;
     this.#drainOnResult = c.drainPermissionsOnResult;
     this.#stackTraces = c.writableStackTraceEnabled;
+    this.#source = `RateLimiter '${name}'`;
     this.#state = initialState(c.limitForPeriod, c.limitRefreshPeriod, this.#clock.now());
-    this.#events = new EventPublisher(name, this.#clock, `RateLimiter '${name}'`);
+    this.#events = new EventPublisher(name, this.#clock, this.#source, RATE_LIMITER_EVENT_TYPES);
   }
 
   /**
@@ -110,9 +121,12 @@ export class RateLimiter implements Policy {
     return new RateLimiter(name, config);
   }
 
-  /** The options in force, in ms. */
-  get config(): { readonly limitForPeriod: number; readonly limitRefreshPeriod: number; readonly timeoutDuration: number } {
-    return { limitForPeriod: this.#state.limitForPeriod, limitRefreshPeriod: this.#state.limitRefreshPeriod, timeoutDuration: this.#timeout };
+  /**
+   * Every option's value in force (durations in ms): what was given or its default, with the
+   * limit and the timeout as `changeLimitForPeriod` / `changeTimeoutDuration` last set them.
+   */
+  get config(): ResolvedRateLimiterConfig {
+    return { ...this.#options, limitForPeriod: this.#state.limitForPeriod, timeoutDuration: this.#timeout };
   }
 
   /** A fresh snapshot as of `clock.now()` (estimated as Resilience4j does, reserving nothing). */
@@ -121,7 +135,10 @@ export class RateLimiter implements Policy {
     return { availablePermissions: now.permissions, numberOfWaitingCalls: this.#waiting, waitMs: now.waitMs, cycle: now.cycle };
   }
 
-  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
+  /**
+   * Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. An
+   * unknown type is a `TypeError` that suggests the closest one.
+   */
   on<K extends keyof RateLimiterEvents & string>(type: K, listener: (event: EventOf<RateLimiterEvents, K>) => void): () => void;
   on(type: '*', listener: (event: AnyEventOf<RateLimiterEvents>) => void): () => void;
   on(type: string, listener: (event: never) => void): () => void {
@@ -130,31 +147,43 @@ export class RateLimiter implements Policy {
 
   /**
    * Takes `permits` permits, waiting on the clock for them when the wait is within
-   * `timeoutDuration`; else rejects at once with {@link RequestNotPermittedError}. Rejects with
-   * a `RangeError` when `permits` is not an integer in `[1, limitForPeriod]`, and with the
-   * signal's reason when `options.signal` aborts (a waiter aborted then hands its permits back
-   * when no later reservation stands on them).
+   * `timeoutDuration`; else rejects at once with {@link RequestNotPermittedError}. More permits
+   * than `limitForPeriod` are reserved across several cycles, as in Resilience4j. Rejects with a
+   * `RangeError` when `permits` is not an integer >= 1, and with the signal's reason when
+   * `options.signal` aborts (a waiter aborted then hands its permits back when no later
+   * reservation stands on them). Never throws synchronously.
    *
    * @example
    * ```ts
    * await limiter.acquirePermission(1, { signal });
    * ```
    */
-  acquirePermission(permits = 1, options?: ExecuteOptions): Promise<void> {
-    let signal: AbortSignal;
-    try {
-      this.#checkPermits('acquirePermission(permits)', permits);
-      signal = options === undefined ? NEVER_ABORTED : toContext(options).signal;
-    } catch (error) {
-      return Promise.reject(error);
+  acquirePermission(permits = 1, options?: ExecuteOptions | null): Promise<void> {
+    let signal = NEVER_ABORTED;
+    if (permits !== 1 || (options !== undefined && options !== null)) {
+      try {
+        this.#checkPermits('acquirePermission(permits)', permits);
+        signal = toContext(options).signal;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (signal.aborted) return Promise.reject(signal.reason);
     }
-    return this.#acquire(permits, signal);
+    const wait = this.#reserve(permits);
+    if (wait === 0) {
+      this.#seal();
+      this.#succeeded(permits, 0);
+      return RESOLVED;
+    }
+    if (wait < 0) return Promise.reject(this.#failed(permits));
+    return this.#wait(permits, wait, signal);
   }
 
   /**
    * Reserves `permits` without waiting: returns 0 (take them now), the ms to wait before using
-   * them (they are reserved: do wait), or -1 (refused; nothing reserved). Throws a `RangeError`
-   * when `permits` is not an integer in `[1, limitForPeriod]`.
+   * them (they are reserved: do wait), or -1 (refused; nothing reserved). More permits than
+   * `limitForPeriod` are reserved across several cycles. Throws a `RangeError` when `permits` is
+   * not an integer >= 1.
    *
    * @example
    * ```ts
@@ -223,15 +252,17 @@ export class RateLimiter implements Policy {
 
   /**
    * Runs `fn` once it has one permit (see {@link acquirePermission}); `fn` gets the call's context.
-   * Never throws synchronously. `drainPermissionsOnResult`, when set, runs on `fn`'s outcome.
+   * Never throws synchronously. A caller's signal that aborts while `fn` runs rejects the call at
+   * once with its reason (`fn` goes on with `ctx.signal` aborted). `drainPermissionsOnResult`,
+   * when set, runs on `fn`'s outcome.
    *
    * @example
    * ```ts
    * const body = await limiter.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal });
    * ```
    */
-  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    return this.#execute(fn, options, 1, 'execute');
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
+    return this.#execute(fn, options, 1);
   }
 
   /**
@@ -244,12 +275,13 @@ export class RateLimiter implements Policy {
    * ```
    */
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
-    return (...args: A) => this.#execute(() => fn(...args), undefined, 1, 'execute');
+    return (...args: A) => this.#execute(() => fn(...args), undefined, 1);
   }
 
   /**
    * A policy over this limiter whose calls take `permits` permits each (a bulk call that weighs
-   * more). Throws a `RangeError` unless an integer in `[1, limitForPeriod]`.
+   * more; above `limitForPeriod` it waits across several cycles). Throws a `RangeError` unless an
+   * integer >= 1.
    *
    * @example
    * ```ts
@@ -258,8 +290,7 @@ export class RateLimiter implements Policy {
    */
   withPermits(permits: number): RateLimiterPolicy {
     this.#checkPermits('withPermits(permits)', permits);
-    const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> =>
-      this.#execute(fn, options, permits, `withPermits(${permits}): permits`);
+    const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> => this.#execute(fn, options, permits);
     return {
       name: this.name,
       kind: 'rateLimiter',
@@ -270,16 +301,13 @@ export class RateLimiter implements Policy {
     };
   }
 
-  #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | undefined, permits: number, method: string): Promise<T> {
-    let ctx: CallContext;
-    try {
-      this.#checkPermits(method, permits);
-      ctx = options === undefined ? ROOT_CONTEXT : toContext(options);
-    } catch (error) {
-      return Promise.reject(error);
+  #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
+    let ctx = ROOT_CONTEXT;
+    if (options !== undefined) {
+      const entered = enterCall(options);
+      if (entered instanceof Promise) return entered;
+      ctx = entered;
     }
-    const signal = ctx.signal;
-    if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     const wait = this.#reserve(permits);
     if (wait === 0) {
       this.#seal();
@@ -287,51 +315,41 @@ export class RateLimiter implements Policy {
       return this.#run(fn, ctx);
     }
     if (wait < 0) return Promise.reject(this.#failed(permits));
-    return this.#wait(permits, wait, signal).then(() => this.#run(fn, ctx));
-  }
-
-  #acquire(permits: number, signal: AbortSignal): Promise<void> {
-    if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
-    const wait = this.#reserve(permits);
-    if (wait === 0) {
-      this.#seal();
-      this.#succeeded(permits, 0);
-      return RESOLVED;
-    }
-    if (wait < 0) return Promise.reject(this.#failed(permits));
-    return this.#wait(permits, wait, signal);
+    // An abort in the instant between the grant and this continuation: fn is not started.
+    return this.#wait(permits, wait, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : this.#run(fn, ctx)));
   }
 
   /** Reserves `permits` now: the wait (>= 0), or -1 when it exceeds the timeout (nothing reserved). */
   #reserve(permits: number): number {
-    const next = nextState(this.#state, permits, this.#timeout, this.#clock.now());
+    const now = this.#clock.now();
+    const next = nextState(this.#state, permits, this.#timeout, now);
     this.#state = next;
+    this.#reservedAt = now;
     return this.#timeout >= next.waitMs ? next.waitMs : -1;
   }
 
   #wait(permits: number, waitMs: number, signal: AbortSignal): Promise<void> {
-    const waiter: Waiter = { prev: null, next: null, linked: false, permits, releaseAt: this.#clock.now() + waitMs, aborted: false };
+    const waiter: Waiter = { prev: null, next: null, linked: false, permits, releaseAt: this.#reservedAt + waitMs, aborted: false };
     this.#returnable.push(waiter);
     this.#waiting++;
-    const listens = signal !== NEVER_ABORTED;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
+      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
+      const stop = onAbort(signal, () => {
         this.#clock.clearTimeout(timer);
         this.#waiting--;
         this.#handBack(waiter);
         reject(signal.reason);
-      };
+      });
       // The caller awaits this wait: it keeps the process alive (see keepAlive).
       const timer = keepAlive(
         this.#clock.setTimeout(() => {
-          if (listens) signal.removeEventListener('abort', onAbort);
+          stop();
           this.#waiting--;
           this.#released(waiter);
           this.#succeeded(permits, waitMs);
           resolve();
         }, waitMs),
       );
-      if (listens) signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -362,40 +380,30 @@ export class RateLimiter implements Policy {
     while (this.#returnable.shift() !== null);
   }
 
+  /** Runs `fn` (its outcome settles once, whatever it returns); the caller's abort ends the call at once. */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
-    let value: T | PromiseLike<T>;
-    try {
-      value = fn(ctx);
-    } catch (error) {
-      if (this.#drainOnResult !== undefined) this.#afterCall({ error });
-      return Promise.reject(error);
-    }
-    if (this.#drainOnResult === undefined) return Promise.resolve(value);
-    return Promise.resolve(value).then(
-      (result) => {
-        this.#afterCall({ result });
-        return result;
-      },
-      (error: unknown) => {
-        this.#afterCall({ error });
-        throw error;
-      },
-    );
+    const outcome = invoke(fn, ctx);
+    return raceAbort(this.#drainOnResult === undefined ? outcome : (outcome.then(this.#onResult, this.#onError) as Promise<T>), ctx.signal);
   }
 
+  // Bound once: a call with drainPermissionsOnResult allocates no closure for it.
+  readonly #onResult = (result: unknown): unknown => {
+    this.#afterCall({ result });
+    return result;
+  };
+
+  readonly #onError = (error: unknown): never => {
+    this.#afterCall({ error });
+    throw error;
+  };
+
   #afterCall(outcome: CallOutcome): void {
+    const predicate = this.#drainOnResult!;
     let drainNow: boolean;
     try {
-      drainNow = this.#drainOnResult!(outcome) === true;
+      drainNow = predicate(outcome) === true;
     } catch (error) {
-      if (!this.#predicateReported) {
-        this.#predicateReported = true;
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.emitWarning(
-          `RateLimiter '${this.name}': drainPermissionsOnResult threw; the call's outcome is kept and nothing is drained (reported once): ${detail}`,
-          { type: 'BreakwaterListenerWarning' },
-        );
-      }
+      callbackThrew(this.#source, 'drainPermissionsOnResult', predicate, error, "the call's outcome is kept and nothing is drained");
       return;
     }
     if (drainNow) this.drainPermissions();
@@ -412,15 +420,15 @@ export class RateLimiter implements Policy {
     return this.#stackTraces ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
   }
 
-  /** `what` names the argument in the message: `acquirePermission(permits)`, `withPermits(4): permits`. */
+  /** `what` names the argument in the message: `acquirePermission(permits)`, `withPermits(permits)`. */
   #checkPermits(what: string, permits: number): void {
-    if (permits === 1) return; // always within [1, limitForPeriod]
+    if (permits === 1) return;
     if (typeof permits !== 'number') {
-      throw new TypeError(`RateLimiter '${this.name}': ${what} must be a number, got ${describeValue(permits)}`);
+      throw new TypeError(`${this.#source}: ${what} must be a number, got ${describeValue(permits)}`);
     }
-    const limit = this.#state.limitForPeriod;
-    if (!Number.isInteger(permits) || permits < 1 || permits > limit) {
-      throw new RangeError(`RateLimiter '${this.name}': ${what} must be an integer in [1, ${limit}] (limitForPeriod), got ${String(permits)}`);
+    if (!Number.isSafeInteger(permits) || permits < 1) {
+      const range = permits > Number.MAX_SAFE_INTEGER ? `an integer in [1, ${Number.MAX_SAFE_INTEGER}]` : 'an integer >= 1';
+      throw new RangeError(`${this.#source}: ${what} must be ${range}, got ${String(permits)}`);
     }
   }
 }

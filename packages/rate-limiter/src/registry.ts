@@ -1,9 +1,10 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
-import type { RateLimiterConfig } from './config.js';
+import { readRateLimiterConfig, type RateLimiterConfig } from './config.js';
 import { RateLimiter } from './rate-limiter.js';
 
 /**
  * Named rate limiters sharing configs (get-or-create; see `Registry` in `@breakwater/core`).
+ * `defaultConfig` and every one of `configs` are checked at construction.
  *
  * @example
  * ```ts
@@ -14,6 +15,7 @@ import { RateLimiter } from './rate-limiter.js';
  */
 export class RateLimiterRegistry extends Registry<RateLimiter, RateLimiterConfig> {
   constructor(options: RegistryOptions<RateLimiterConfig> = {}) {
-    super('RateLimiterRegistry', (name, config) => new RateLimiter(name, config), options);
+    // Each config is checked as a limiter would read it, at construction: a bad one fails here, not at the first get.
+    super('RateLimiterRegistry', (name, config) => new RateLimiter(name, config), options, (config, name) => void readRateLimiterConfig(name, config));
   }
 }

@@ -6,7 +6,8 @@ import { drain, initialState, isReserved, nextState, refresh, type RateLimiterSt
  * A brute-force model of the limiter: every cycle has `limit` slots; a request of `permits` at
  * time `now` fills free slots from the current cycle onwards, one cycle after the other, and is
  * released at the start of the last cycle it needed (at once if that is the current one); it is
- * taken only if that wait is within its timeout. Nothing from an idle cycle carries over.
+ * taken only if that wait is within its timeout. Nothing from an idle cycle carries over. A
+ * request of more than `limit` permits (Resilience4j allows it) spans several cycles this way.
  */
 class Model {
   readonly used = new Map<number, number>();
@@ -55,7 +56,7 @@ class Model {
 
 const op = (limit: number, period: number) =>
   fc.oneof(
-    { weight: 8, arbitrary: fc.record({ kind: fc.constant('take' as const), dt: fc.integer({ min: 0, max: 2 * period }), permits: fc.integer({ min: 1, max: limit }), timeout: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4 * period })) }) },
+    { weight: 8, arbitrary: fc.record({ kind: fc.constant('take' as const), dt: fc.integer({ min: 0, max: 2 * period }), permits: fc.integer({ min: 1, max: 3 * limit }), timeout: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4 * period })) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('drain' as const), dt: fc.integer({ min: 0, max: period }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('idle' as const), dt: fc.integer({ min: 0, max: 6 * period }) }) },
   );
@@ -65,7 +66,8 @@ const scenario = fc
   .chain((c) => fc.record({ limit: fc.constant(c.limit), period: fc.constant(c.period), origin: fc.constant(c.origin), ops: fc.array(op(c.limit, c.period), { maxLength: 60 }) }));
 
 describe('nextState against a brute-force model of every cycle', () => {
-  it('waits, reservations and available permissions agree with the model; no cycle gives more than the limit', () => {
+  it('waits, reservations and available permissions agree with the model, weights above the limit included; no cycle gives more than the limit', () => {
+    let heavyReserved = 0;
     fc.assert(
       fc.property(scenario, ({ limit, period, origin, ops }) => {
         const model = new Model(limit, period, origin);
@@ -90,6 +92,12 @@ describe('nextState against a brute-force model of every cycle', () => {
               expect(state.waitMs === 0 || releasedAt === origin + cycle * period).toBe(true);
               expect(cycle).toBe(Math.max(...expected.cycles.keys()));
               if (o.permits === 1) releasedSingles.set(cycle, (releasedSingles.get(cycle) ?? 0) + 1);
+              if (o.permits > limit) {
+                heavyReserved++;
+                // A weight above the limit spans ceil-many cycles and waits at least to the next one.
+                expect(expected.cycles.size).toBeGreaterThanOrEqual(Math.ceil(o.permits / limit));
+                expect(state.waitMs).toBeGreaterThan(0);
+              }
             }
           }
           const seen = refresh(state, now);
@@ -101,6 +109,8 @@ describe('nextState against a brute-force model of every cycle', () => {
       }),
       { numRuns: 400 },
     );
+    // The runs did exercise reservations across cycles.
+    expect(heavyReserved).toBeGreaterThan(50);
   });
 
   it('single-permit calls: never more than limitForPeriod released in one cycle, whatever the traffic', () => {

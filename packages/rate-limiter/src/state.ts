@@ -45,7 +45,9 @@ export function initialState(limitForPeriod: number, limitRefreshPeriod: number,
  * (refilling to at most `limitForPeriod`), computes how long a caller must wait for `permits`
  * (0 when they are there; else to the start of the first cycle whose refill covers them), and
  * reserves them only when that wait is `<= timeout`. `timeout = -1` reserves nothing (what the
- * metrics use to look without touching).
+ * metrics use to look without touching). `permits` may exceed `limitForPeriod`: as in Resilience4j
+ * they are then taken from this cycle and the following ones, and the wait runs to the start of
+ * the last cycle they need (`permissions` goes down by all of them at once).
  *
  * The caller got its permits when `next.waitMs <= timeout` ({@link isReserved}).
  *
@@ -55,6 +57,7 @@ export function initialState(limitForPeriod: number, limitRefreshPeriod: number,
  * s = nextState(s, 1, 0, 10);   // waitMs 0, permissions 0: granted at once
  * s = nextState(s, 1, 500, 20); // waitMs 230 (to cycle 1 at t=250), permissions -1: reserved
  * s = nextState(s, 1, 100, 30); // waitMs 470 > 100: refused, nothing reserved
+ * nextState(initialState(2, 100, 0), 5, 1000, 0).waitMs; // 200: 2 now, 2 at t=100, the 5th at t=200
  * ```
  */
 export function nextState(state: RateLimiterState, permits: number, timeout: number, now: number): RateLimiterState {
