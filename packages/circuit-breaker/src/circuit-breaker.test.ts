@@ -502,4 +502,130 @@ describe('CircuitBreaker state machine', () => {
     expect(breakerOnClock({ initialState: 'FORCED_OPEN' }).breaker.state).toBe('FORCED_OPEN');
     expect(breakerOnClock({ initialState: 'HALF_OPEN' }).breaker.tryAcquirePermission()).toBe(true);
   });
+
+  it('publishes no call events in FORCED_OPEN (as in Resilience4j), and still counts refused calls', async () => {
+    const { breaker, events } = breakerOnClock({ ...conformance, ignoreExceptions: [IgnoredError] });
+    expect(breaker.tryAcquirePermission()).toBe(true); // a call permitted in CLOSED, ending in FORCED_OPEN
+    breaker.transitionToForcedOpenState();
+    breaker.onSuccess(0);
+    breaker.onError(0, new BoomError());
+    breaker.onError(0, new IgnoredError());
+    expect(breaker.tryAcquirePermission()).toBe(false);
+    await expect(breaker.execute(() => 1)).rejects.toThrow(CallNotPermittedError);
+    expect(events).toEqual(['stateTransition CLOSED->FORCED_OPEN']);
+    expect(breaker.metrics.numberOfNotPermittedCalls).toBe(2);
+  });
+
+  it('publishes no ignoredError in DISABLED either', () => {
+    const { breaker, events } = breakerOnClock(conformance);
+    breaker.transitionToDisabledState();
+    breaker.onError(0, new IgnoredError());
+    expect(events).toEqual(['stateTransition CLOSED->DISABLED']);
+  });
+
+  it('counts the opening attempt as Resilience4j: OPEN adds one, OpenStateFor/Until keep it, FORCED_OPEN adds one, CLOSED resets it', async () => {
+    const attempts: number[] = [];
+    const { breaker, clock } = breakerOnClock({
+      ...conformance,
+      waitDurationInOpenState: undefined,
+      waitIntervalFunctionInOpenState: (attempt) => {
+        attempts.push(attempt);
+        return 1000;
+      },
+    });
+    attempts.length = 0; // the check of attempt 1 at construction
+    breaker.transitionToOpenState(); // attempt 1
+    breaker.transitionToOpenStateFor('10ms'); // keeps 1
+    await clock.advance(11);
+    expect(breaker.tryAcquirePermission()).toBe(true); // HALF_OPEN keeps 1
+    breaker.transitionToOpenState(); // 2
+    breaker.transitionToForcedOpenState(); // 3
+    breaker.transitionToOpenState(); // 4
+    breaker.transitionToOpenStateUntil(clock.now() + 5); // keeps 4
+    breaker.transitionToHalfOpenState();
+    for (let i = 0; i < 4; i++) {
+      breaker.tryAcquirePermission();
+      breaker.onError(0, new BoomError());
+    }
+    expect(breaker.state).toBe('OPEN'); // HALF_OPEN → OPEN on failures: 5
+    breaker.transitionToClosedState();
+    breaker.transitionToOpenStateFor(0); // CLOSED's 0, kept
+    breaker.transitionToHalfOpenState();
+    breaker.transitionToOpenState(); // 1
+    expect(attempts).toEqual([1, 2, 4, 5, 1]);
+  });
+
+  it.each(['HALF_OPEN', 'FORCED_OPEN', 'OPEN'] as const)('a breaker created %s is at opening attempt 1', (initialState) => {
+    const attempts: number[] = [];
+    const { breaker } = breakerOnClock({
+      ...conformance,
+      initialState,
+      waitDurationInOpenState: undefined,
+      waitIntervalFunctionInOpenState: (attempt) => {
+        attempts.push(attempt);
+        return 1000;
+      },
+    });
+    if (initialState === 'OPEN') breaker.transitionToHalfOpenState();
+    breaker.transitionToOpenState();
+    // The check of attempt 1 at construction, (OPEN: its own wait,) then the next opening: attempt 2.
+    expect(attempts).toEqual(initialState === 'OPEN' ? [1, 1, 2] : [1, 2]);
+  });
+
+  it('lets a listener’s manual transition from failureRateExceeded win over the pending OPEN', () => {
+    const { breaker, events, clock } = breakerOnClock({ ...conformance, automaticTransitionFromOpenToHalfOpenEnabled: true });
+    breaker.on('failureRateExceeded', () => breaker.transitionToForcedOpenState());
+    for (let i = 0; i < 5; i++) breaker.onError(0, new BoomError());
+    expect(breaker.state).toBe('FORCED_OPEN');
+    // The '*' listener logs the rate event after the typed listener's own transition has run.
+    expect(events.slice(-2)).toEqual(['stateTransition CLOSED->FORCED_OPEN', 'failureRateExceeded 100']);
+    expect(events.filter((e) => e.includes('->OPEN'))).toEqual([]);
+    expect(clock.pendingTimers).toBe(0); // no OPEN was built, no timer armed
+  });
+
+  it('lets a listener’s manual transition win in HALF_OPEN too', () => {
+    const { breaker, events } = breakerOnClock(conformance);
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    breaker.on('slowCallRateExceeded', () => breaker.transitionToClosedState());
+    for (let i = 0; i < 4; i++) {
+      breaker.tryAcquirePermission();
+      breaker.onSuccess(5000);
+    }
+    expect(breaker.state).toBe('CLOSED');
+    expect(events.slice(-2)).toEqual(['stateTransition HALF_OPEN->CLOSED', 'slowCallRateExceeded 100']);
+    expect(events.filter((e) => e.includes('HALF_OPEN->OPEN'))).toEqual([]);
+  });
+
+  it('a user’s double release while a trial of execute is in flight gives back one permit, not the trial’s', async () => {
+    const { breaker, clock } = breakerOnClock({ ...conformance, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 2 });
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const trial = breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('a'), 100)));
+    expect(breaker.tryAcquirePermission()).toBe(true); // the second permit
+    breaker.releasePermission();
+    breaker.releasePermission(); // released twice: once
+    expect(breaker.tryAcquirePermission()).toBe(true);
+    expect(breaker.tryAcquirePermission()).toBe(false); // two trials at once, not three
+    breaker.onSuccess(0);
+    await clock.advance(100);
+    await expect(trial).resolves.toBe('a');
+    expect(breaker.state).toBe('CLOSED');
+  });
+
+  it('a trial permit of an earlier HALF_OPEN is never given to a later one', async () => {
+    const { breaker, clock } = breakerOnClock({ ...conformance, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 2 });
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const stale = breaker.execute(() => new Promise((_, reject) => clock.setTimeout(() => reject(new IgnoredError()), 50))).catch((e: unknown) => e);
+    breaker.transitionToHalfOpenState(); // fresh permits
+    const slow = () => new Promise((resolve) => clock.setTimeout(() => resolve('ok'), 100));
+    const calls = [breaker.execute(slow), breaker.execute(slow)];
+    await clock.advance(50);
+    expect(await stale).toBeInstanceOf(IgnoredError);
+    expect(breaker.tryAcquirePermission()).toBe(false); // the stale release went nowhere
+    await clock.advance(50);
+    await Promise.all(calls);
+    expect(breaker.state).toBe('CLOSED');
+  });
 });

@@ -27,3 +27,15 @@ export type CircuitBreakerEvents = {
   /** The slow-call rate reached its threshold. */
   slowCallRateExceeded: { readonly slowCallRate: number };
 };
+
+/** Every event type a circuit breaker publishes (`on` refuses any other, with a "did you mean"). */
+export const EVENT_TYPES = [
+  'success',
+  'error',
+  'ignoredError',
+  'callNotPermitted',
+  'stateTransition',
+  'reset',
+  'failureRateExceeded',
+  'slowCallRateExceeded',
+] as const satisfies readonly (keyof CircuitBreakerEvents)[];

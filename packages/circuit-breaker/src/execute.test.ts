@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { CallNotPermittedError } from '@breakwater/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
@@ -146,20 +146,18 @@ describe('CircuitBreaker.execute', () => {
 
   it('survives a throwing listener: the outcome and the other listeners are unchanged', async () => {
     const { breaker, events } = breakerOnClock(config);
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
       breaker.on('success', () => {
         throw new Error('bad listener');
       });
       await expect(breaker.execute(() => 'fine')).resolves.toBe('fine');
       await expect(breaker.execute(() => 'fine')).resolves.toBe('fine');
-      await new Promise((resolve) => setImmediate(resolve));
       expect(events).toEqual(['success', 'success']);
-      expect(warnings.filter((w) => w.includes('bad listener'))).toHaveLength(1);
+      expect(warn.mock.calls.filter((c) => String(c[0]).includes('bad listener'))).toHaveLength(1);
+      expect(warn.mock.calls[0]?.[1]).toEqual({ type: 'BreakwaterListenerWarning' });
     } finally {
-      process.off('warning', onWarning);
+      warn.mockRestore();
     }
   });
 
@@ -184,5 +182,126 @@ describe('CircuitBreaker.execute', () => {
     await clock.advance(10_001);
     await expect(breaker.execute(() => 'trial')).resolves.toBe('trial');
     expect(breaker.state).toBe('HALF_OPEN');
+  });
+});
+
+describe('CircuitBreaker.execute and the caller’s abort', () => {
+  it('rejects at once with the reason when the caller aborts while fn runs (it resolved with the late value before)', async () => {
+    const { breaker, clock } = breakerOnClock({ ...config, permittedNumberOfCallsInHalfOpenState: 1, minimumNumberOfCalls: 1 });
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const controller = new AbortController();
+    // fn does not listen to its signal: it resolves 200 ms later whatever happens.
+    const call = breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('late'), 200)), { signal: controller.signal });
+    let settled: unknown = 'pending';
+    call.then((v) => (settled = v), (e: unknown) => (settled = e));
+    await clock.advance(50);
+    const reason = new Error('user left');
+    controller.abort(reason);
+    await Promise.resolve();
+    expect(settled).toBe(reason);
+    expect(clock.now()).toBe(50);
+    // fn still runs and keeps its half-open permit until it really settles.
+    await expect(breaker.execute(() => 'second trial')).rejects.toBeInstanceOf(CallNotPermittedError);
+    await clock.advance(150);
+    // It resolved on its own: that outcome is real and recorded (1 success of 1 → CLOSED).
+    expect(breaker.state).toBe('CLOSED');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a call that fn ends with the abort reason is not recorded, and its permit is given back exactly once', async () => {
+    const { breaker, clock, events } = breakerOnClock({ ...config, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 2 });
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const controller = new AbortController();
+    const aborted = breaker.execute(
+      (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => clock.setTimeout(() => reject(ctx.signal.reason), 10), { once: true })),
+      { signal: controller.signal },
+    );
+    const running = breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('b'), 1000)));
+    const reason = new Error('navigated away');
+    controller.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    expect(await breaker.execute(() => 'x').catch((e: unknown) => e)).toBeInstanceOf(CallNotPermittedError); // fn still holds it
+    await clock.advance(10); // fn settles with the reason: released once
+    expect(events).toContain('ignoredError');
+    const third = breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('c'), 1000)));
+    expect(await breaker.execute(() => 'x').catch((e: unknown) => e)).toBeInstanceOf(CallNotPermittedError); // only one came back
+    await clock.advance(1000);
+    await expect(Promise.all([running, third])).resolves.toEqual(['b', 'c']);
+    expect(breaker.state).toBe('CLOSED');
+    expect(breaker.metrics.numberOfBufferedCalls).toBe(0);
+  });
+
+  it('adds at most one abort listener to a shared signal, whatever the number of calls, and none once they end', async () => {
+    const { breaker, clock } = breakerOnClock({ ...config, slidingWindowSize: 100, minimumNumberOfCalls: 100 });
+    const controller = new AbortController();
+    const { signal } = controller;
+    const slow = () => new Promise((resolve) => clock.setTimeout(() => resolve('ok'), 100));
+    const first = Array.from({ length: 50 }, () => breaker.execute(slow, { signal }));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    await clock.advance(100);
+    await expect(Promise.all(first)).resolves.toHaveLength(50);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const second = Array.from({ length: 50 }, () => breaker.execute(slow, { signal }).catch((e: unknown) => e));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    const reason = new Error('shutdown');
+    controller.abort(reason);
+    expect(await Promise.all(second)).toEqual(Array(50).fill(reason));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await clock.advance(100); // the late outcomes are swallowed, and recorded as what they are
+    expect(breaker.metrics.numberOfSuccessfulCalls).toBe(100);
+  });
+});
+
+describe('CircuitBreaker.execute with hostile input', () => {
+  it('records a native promise whose own then calls both handlers exactly once (it was recorded twice)', async () => {
+    const { breaker, events } = breakerOnClock(config);
+    const hostile = Promise.resolve('value');
+    Object.defineProperty(hostile, 'then', {
+      value(resolve: (v: unknown) => void, reject: (e: unknown) => void) {
+        resolve('value');
+        reject(new BoomError());
+      },
+    });
+    await expect(breaker.execute(() => hostile)).resolves.toBe('value');
+    expect(breaker.metrics.numberOfBufferedCalls).toBe(1);
+    expect(events).toEqual(['success']);
+  });
+
+  it('settles once for thenables that call back twice or throw, and never throws synchronously', async () => {
+    const { breaker } = breakerOnClock(config);
+    const boom = new BoomError();
+    const twice = { then: (resolve: (v: unknown) => void) => (resolve(1), resolve(2)) };
+    const rejectThenResolve = { then: (resolve: (v: unknown) => void, reject: (e: unknown) => void) => (reject(boom), resolve(3)) };
+    const throwing = {
+      get then(): never {
+        throw boom;
+      },
+    };
+    await expect(breaker.execute(() => twice as PromiseLike<number>)).resolves.toBe(1);
+    await expect(breaker.execute(() => rejectThenResolve as PromiseLike<number>)).rejects.toBe(boom);
+    await expect(breaker.execute(() => throwing as unknown as PromiseLike<number>)).rejects.toBe(boom);
+    expect(breaker.metrics).toMatchObject({ numberOfBufferedCalls: 3, numberOfFailedCalls: 2 });
+  });
+
+  it('never throws synchronously for bad options or a bad fn, and takes no permit for them', async () => {
+    const { breaker } = breakerOnClock({ ...config, permittedNumberOfCallsInHalfOpenState: 1, minimumNumberOfCalls: 1 }, 'pg');
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const fake = { signal: { aborted: false } } as unknown as AbortSignal;
+    const calls: [() => Promise<unknown>, RegExp][] = [
+      [() => breaker.execute(() => 1, { signal: fake }), /options.signal must be an AbortSignal/],
+      [() => breaker.execute(() => 1, { signal: fake, attempt: 1 } as never), /options.signal must be an AbortSignal/],
+      [() => breaker.execute(() => 1, 5 as never), /options must be an object/],
+      [() => breaker.execute(null as never), /CircuitBreaker 'pg': execute\(fn\) needs a function, got null/],
+    ];
+    for (const [call, message] of calls) {
+      let promise: Promise<unknown> | undefined;
+      expect(() => (promise = call())).not.toThrow();
+      await expect(promise).rejects.toThrow(message);
+    }
+    await expect(breaker.execute(() => 'trial', null as never)).resolves.toBe('trial'); // null options: no signal
+    expect(breaker.state).toBe('CLOSED'); // the one permit was still there
   });
 });

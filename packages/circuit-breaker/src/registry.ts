@@ -1,10 +1,11 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
 import { CircuitBreaker } from './circuit-breaker.js';
-import type { CircuitBreakerConfig } from './config.js';
+import { resolveConfig, type CircuitBreakerConfig } from './config.js';
 
 /**
  * Get-or-create storage of named circuit breakers with shared configs. Change a breaker's
- * config at run time by building a new one and `replace`-ing it.
+ * config at run time by building a new one and `replace`-ing it. `defaultConfig` and every one
+ * of `configs` are checked at construction (a bad one throws there, not at the first `get`).
  *
  * @example
  * ```ts
@@ -15,6 +16,6 @@ import type { CircuitBreakerConfig } from './config.js';
  */
 export class CircuitBreakerRegistry extends Registry<CircuitBreaker, CircuitBreakerConfig> {
   constructor(options: RegistryOptions<CircuitBreakerConfig> = {}) {
-    super('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), options);
+    super('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), options, (config, configName) => void resolveConfig(configName, config));
   }
 }
