@@ -592,6 +592,13 @@ describe('hostile values and options settle exactly once, never a sync throw (SP
     await clock.advance(0);
     expect(ca.outcomes).toEqual([['value', 'v']]);
     expect(cb.outcomes).toEqual([['error', boom]]);
+    // the same inside a bulkhead layer, with a signal (the layer that follows the running attempt)
+    const signal = new AbortController().signal;
+    const c = watch(decorate().withBulkhead(fakeBulkhead('db')).with(twoFacedPolicy).execute(() => 1, { signal }));
+    const d = watch(decorate().withBulkhead(fakeBulkhead('db')).with(throwingPolicy).execute(() => 1, { signal }));
+    await clock.advance(0);
+    expect(c.outcomes).toEqual([['value', 'v']]);
+    expect(d.outcomes).toEqual([['error', boom]]);
   });
 
   it("fn returning { get then() { throw } } rejects with the getter's error", async () => {

@@ -75,7 +75,7 @@ function holdingStep(policy: Pick<Policy, 'execute'>): LayerStep {
     return policy.execute((c) => {
       const inner = c ?? ctx;
       let running: Promise<unknown> | undefined;
-      const outcome = next((c2) => (running = invoke(fn, c2)), inner, args);
+      const outcome = follow(next((c2) => (running = invoke(fn, c2)), inner, args));
       return outcome.then(
         (value) => (inner.signal.aborted && running !== undefined ? running.then(() => value, () => value) : value),
         (error: unknown) => (inner.signal.aborted && running !== undefined ? running.then(() => rethrow(error), () => rethrow(error)) : rethrow(error)),
