@@ -1,5 +1,6 @@
-import { follow, keepAlive, NEVER_ABORTED, onAbort, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { follow, NEVER_ABORTED, onAbort, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
 import type { TimeLimiterEvents } from './events.js';
+import { hold, holdsProcess, release } from './keep-alive.js';
 
 /** What every call of one limiter shares: its settings, counters and events (one object per limiter). */
 export interface LimiterHost {
@@ -28,8 +29,8 @@ const noop = (): void => {};
  * "the work settles", "the timer fires", "the caller aborts" wins; the others are no-ops, a late
  * result is dropped and a late rejection swallowed (a handler is always attached). Whatever `fn`
  * returns or throws — a hostile thenable included — the call settles and is counted exactly once
- * and the constructor never throws. The timer is a wait the caller awaits: it keeps the process
- * alive (`keepAlive`), like a socket would. The caller's signal is followed through core's
+ * and the constructor never throws. The race is a wait the caller awaits: while it runs it keeps
+ * the process alive, like a socket would (keep-alive.ts). The caller's signal is followed through core's
  * `onAbort` hub: one listener on it for all of Breakwater, removed when the call ends.
  */
 export class LimitedCall<T> implements CallContext {
@@ -43,6 +44,8 @@ export class LimitedCall<T> implements CallContext {
   /** Why the work's signal aborts, once the call timed out or was aborted. */
   #reason: unknown;
   #timer: TimerHandle | undefined;
+  /** Whether this race holds the process alive (see keep-alive.ts), until it ends. */
+  #holding = false;
   /** Stops following the caller's signal. */
   #unfollow: () => void = noop;
   #resolve!: (value: T) => void;
@@ -90,7 +93,11 @@ export class LimitedCall<T> implements CallContext {
       else this.#unfollow = onAbort(outer, () => this.#abort());
     }
     if (this.#state === RUNNING && host.timeoutMs !== Infinity) {
-      this.#timer = keepAlive(host.clock.setTimeout(() => this.#timeout(), host.timeoutMs));
+      const timer = (this.#timer = host.clock.setTimeout(() => this.#timeout(), host.timeoutMs));
+      if (holdsProcess(timer)) {
+        this.#holding = true;
+        hold();
+      }
     }
     running.then(
       (v) => {
@@ -121,6 +128,10 @@ export class LimitedCall<T> implements CallContext {
     if (this.#timer !== undefined) {
       this.#host.clock.clearTimeout(this.#timer);
       this.#timer = undefined;
+    }
+    if (this.#holding) {
+      this.#holding = false;
+      release();
     }
     this.#unfollow();
     this.#unfollow = noop;
