@@ -9,9 +9,10 @@
 //
 // A package is fresh when its stamp (node_modules/.cache/build-if-stale/<dir>.json, never
 // published) holds both
-//   - the hash of what its build reads: package.json, tsconfig.json, every file under src/ except
-//     tests (*.test.ts), the root tsconfig.base.json and the installed tsup, typescript and esbuild
-//     versions, and
+//   - the hash of what its build may read: every file of the package (package.json, tsconfig.json,
+//     src/, any other directory an entry may come from) except dist/, node_modules/, test/,
+//     dot-files, *.md and tests (*.test.ts), plus the root tsconfig.base.json and the installed
+//     tsup, typescript and esbuild versions, and
 //   - the path, size and mtime of every file in its dist/, as the build left them,
 // and both still match. Anything else — no stamp, a source changed, dist/ deleted or rebuilt by
 // another command, a failed or interrupted build — rebuilds the package with its own `build`
@@ -36,17 +37,25 @@ if (unknown.length > 0) {
 const all = args.includes('--all');
 const checkOnly = args.includes('--check');
 
-/** Every file under `dir`, as paths relative to `base`, sorted. */
+/** Every file under `dir`, as paths relative to `base`, sorted; `keep` sees each entry's path relative to `base`. */
 function files(dir, base = dir, keep = () => true) {
   if (!existsSync(dir)) return [];
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    const rel = relative(base, path);
+    if (!keep(rel, entry)) continue;
     if (entry.isDirectory()) out.push(...files(path, base, keep));
-    else if (entry.isFile() && keep(entry.name)) out.push(relative(base, path));
+    else if (entry.isFile()) out.push(rel);
   }
   return out.sort();
 }
+
+/** What a package's build may read: not its output, installs, tests, docs or dot-files. */
+const buildInput = (rel, entry) =>
+  !entry.name.startsWith('.') &&
+  !(entry.isDirectory() && ['dist', 'node_modules', 'test'].includes(rel)) &&
+  !(entry.isFile() && (entry.name.endsWith('.test.ts') || entry.name.endsWith('.md')));
 
 const versionOf = (pkg) => {
   try {
@@ -62,13 +71,7 @@ const baseConfig = readFileSync(join(root, 'tsconfig.base.json'));
 function sourceHash(dir) {
   const hash = createHash('sha256');
   hash.update(toolchain).update('\0').update(baseConfig).update('\0');
-  const inputs = ['package.json', 'tsconfig.json', ...files(join(dir, 'src'), dir, (name) => !name.endsWith('.test.ts'))];
-  for (const file of inputs) {
-    const path = join(dir, file);
-    hash.update(file).update('\0');
-    if (existsSync(path)) hash.update(readFileSync(path));
-    hash.update('\0');
-  }
+  for (const file of files(dir, dir, buildInput)) hash.update(file).update('\0').update(readFileSync(join(dir, file))).update('\0');
   return hash.digest('hex');
 }
 
