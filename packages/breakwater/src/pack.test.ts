@@ -49,6 +49,13 @@ beforeAll(async () => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'outside-app', version: '1.0.0', private: true }));
   writeFileSync(join(app, 'esm.mjs'), `${retried("await import('breakwater')")}\n${retried("await import('@breakwater/retry')", "await import('@breakwater/core')")}\n`);
+  writeFileSync(join(app, 'square.mjs'), 'export default ({ value }) => value * value;\n');
+  writeFileSync(
+    join(app, 'worker.cjs'),
+    `const { PoolBulkhead } = require('@breakwater/bulkhead');
+    const pool = PoolBulkhead.workers('cpu', { filename: require('path').join(__dirname, 'square.mjs'), maxThreadPoolSize: 1 });
+    pool.run({ value: 7 }).then((r) => console.log(r), (e) => console.error(e)).finally(() => pool.close());\n`,
+  );
   writeFileSync(join(app, 'cjs.cjs'), `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`);
   const packages = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', 'breakwater'];
   await npm(['install', ...packages.map(tarball)]);
@@ -66,6 +73,12 @@ describe('the packed packages, installed with npm outside the repository', () =>
     const cjs = await node(['cjs.cjs']);
     expect(cjs.stdout).toBe('paid after 3 attempts\n'.repeat(2));
     expect(cjs.stderr).toBe('');
+  });
+
+  it('a worker task runs in a worker thread of the installed bulkhead (piscina from the registry)', async () => {
+    const { stdout, stderr } = await node(['worker.cjs']);
+    expect(stderr).toBe('');
+    expect(stdout).toBe('49\n');
   });
 
   it('publishes no condition a consumer could set by accident: node --conditions=source still loads dist/', async () => {
