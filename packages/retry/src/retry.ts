@@ -1,6 +1,7 @@
 import {
   enterCall,
   NEVER_ABORTED,
+  ROOT_CONTEXT,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -101,7 +102,8 @@ export class Retry implements Policy, Observable<RetryEvents> {
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
     // Not an async function: the first attempt's promise is followed with one `then` (what an
     // `await` costs, without the async function's own frame and promise).
-    const parent = enterCall(options);
+    // No options (the common case): the shared root context, which never aborts.
+    const parent = options === undefined ? ROOT_CONTEXT : enterCall(options);
     if (parent instanceof Promise) return parent;
     const budget = this.#host.config.budget;
     if (budget !== undefined) {
