@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { BulkheadFullError, VirtualClock } from '@breakwater/core';
+import { BulkheadFullError, systemClock, VirtualClock } from '@breakwater/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bulkhead, BulkheadRegistry, type BulkheadConfig } from './index.js';
 import { deferred, flush, track } from './test-helpers.js';
@@ -35,7 +35,7 @@ describe('Bulkhead — Resilience4j SemaphoreBulkheadTest scenarios', () => {
 
   it('has the defaults of Resilience4j', () => {
     const b = new Bulkhead('test');
-    expect(b.config).toEqual({ maxConcurrentCalls: 25, maxWaitDuration: 0, fairCallHandlingEnabled: true });
+    expect(b.config).toEqual({ maxConcurrentCalls: 25, maxWaitDuration: 0, fairCallHandlingEnabled: true, writableStackTraceEnabled: true, clock: systemClock });
     expect(b.metrics).toEqual({ availableConcurrentCalls: 25, maxAllowedConcurrentCalls: 25, waitingCalls: 0 });
     expect(Bulkhead.of('x').name).toBe('x');
   });
@@ -273,12 +273,13 @@ describe('Bulkhead — execute', () => {
     expect(b.metrics.availableConcurrentCalls).toBe(1);
   });
 
-  it('a long-lived signal keeps no listener from calls that have ended', async () => {
+  it('a long-lived signal keeps one listener while its calls run or wait, and none once they have ended', async () => {
     const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 100 });
     const { signal } = new AbortController();
     const hold = deferred();
     const calls = [b.execute(() => hold.promise, { signal }), b.execute(() => 2, { signal }), b.execute(() => 3, { signal })];
-    expect(getEventListeners(signal, 'abort')).toHaveLength(2);
+    // One running, two waiting: one listener on the signal for all of them (§0).
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     hold.resolve();
     await Promise.all(calls);
     const holdLate = deferred();
@@ -380,5 +381,149 @@ describe('BulkheadRegistry', () => {
     expect(registry.get('x', { maxWaitDuration: 10 }).config).toMatchObject({ maxConcurrentCalls: 4, maxWaitDuration: 10 });
     expect(registry.find('nope')).toBeUndefined();
     expect(registry.remove('db')).toBe(db);
+  });
+});
+
+/** A native promise whose own `then` calls both handlers (and returns nothing). */
+function hostilePromise<T>(value: T): Promise<T> {
+  const p = Promise.resolve(value);
+  Object.defineProperty(p, 'then', {
+    value: (resolve: (v: T) => void, reject: (e: unknown) => void) => {
+      resolve(value);
+      reject(new Error('rejected too'));
+    },
+  });
+  return p;
+}
+
+describe('Bulkhead — hostile input: settles and counts once, never throws (§0)', () => {
+  it('a native promise whose then calls both handlers gives its slot back once, and never one of another call', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 2 });
+    const finished: string[] = [];
+    b.on('callFinished', (e) => finished.push(e.type));
+    const hold = deferred<string>();
+    const other = b.execute(() => hold.promise);
+    await expect(b.execute(() => hostilePromise('ok'))).resolves.toBe('ok');
+    expect(finished).toHaveLength(1);
+    // The other call still holds its slot: one free, not two.
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+    expect(b.tryAcquirePermission()).toBe(true);
+    expect(b.tryAcquirePermission()).toBe(false);
+    b.releasePermission();
+    hold.resolve('done');
+    await expect(other).resolves.toBe('done');
+    expect(b.metrics.availableConcurrentCalls).toBe(2);
+    expect(finished).toHaveLength(2);
+  });
+
+  it('a thenable whose then throws, or a then getter that throws, is a rejection and the slot comes back', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    const throwingThen = Promise.resolve(1);
+    Object.defineProperty(throwingThen, 'then', {
+      value: () => {
+        throw new Error('then threw');
+      },
+    });
+    let call: Promise<unknown> | undefined;
+    expect(() => (call = b.execute(() => throwingThen))).not.toThrow();
+    await expect(call).rejects.toThrow('then threw');
+    const getter = {
+      get then(): never {
+        throw new Error('then getter');
+      },
+    };
+    await expect(b.execute(() => getter)).rejects.toThrow('then getter');
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('options null is no options; a fake signal, even with an attempt, is a TypeError rejection that takes no slot', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1 });
+    await expect(b.execute(() => 1, null)).resolves.toBe(1);
+    await expect(b.acquirePermission(null)).resolves.toBeUndefined();
+    b.releasePermission();
+    const fake = { signal: { aborted: false }, attempt: 1 } as unknown as { signal: AbortSignal };
+    let call: Promise<unknown> | undefined;
+    const fn = vi.fn();
+    expect(() => (call = b.execute(fn, fake))).not.toThrow();
+    await expect(call).rejects.toThrow(TypeError);
+    await expect(b.acquirePermission(fake)).rejects.toThrow(TypeError);
+    expect(fn).not.toHaveBeenCalled();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+});
+
+describe('Bulkhead — a caller’s abort while fn runs (§0)', () => {
+  it('rejects the call at once with the reason; the slot stays held until fn really settles', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    const events: string[] = [];
+    b.on('*', (e) => events.push(e.type));
+    const ac = new AbortController();
+    const work = deferred<string>();
+    let seen: AbortSignal | undefined;
+    const call = track(
+      b.execute((ctx) => {
+        seen = ctx.signal;
+        return work.promise;
+      }, { signal: ac.signal }),
+    );
+    const next = track(b.execute(() => 'next'));
+    ac.abort('client went away');
+    await flush();
+    expect(call).toMatchObject({ state: 'rejected', error: 'client went away' });
+    expect(seen?.aborted).toBe(true);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    // fn still runs: it keeps its slot, and the waiter keeps waiting.
+    expect(b.metrics).toEqual({ availableConcurrentCalls: 0, maxAllowedConcurrentCalls: 1, waitingCalls: 1 });
+    expect(next.state).toBe('pending');
+    work.resolve('late'); // dropped: the caller has its answer
+    await flush();
+    expect(call).toMatchObject({ state: 'rejected', error: 'client went away' });
+    expect(next).toMatchObject({ state: 'fulfilled', value: 'next' });
+    expect(events).toEqual(['callPermitted', 'callFinished', 'callPermitted', 'callFinished']);
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+
+  it('the same for a call that waited for its slot', async () => {
+    const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
+    const first = deferred();
+    const running = b.execute(() => first.promise);
+    const ac = new AbortController();
+    const work = deferred<string>();
+    const call = track(b.execute(() => work.promise, { signal: ac.signal }));
+    first.resolve();
+    await running;
+    await flush();
+    expect(b.metrics).toMatchObject({ availableConcurrentCalls: 0, waitingCalls: 0 });
+    ac.abort('stop');
+    await flush();
+    expect(call).toMatchObject({ state: 'rejected', error: 'stop' });
+    expect(b.metrics.availableConcurrentCalls).toBe(0);
+    work.resolve('late');
+    await flush();
+    expect(b.metrics.availableConcurrentCalls).toBe(1);
+  });
+});
+
+describe('Bulkhead — events, config, registry', () => {
+  it('refuses an unknown event type, suggesting the closest', () => {
+    const b = bulkhead();
+    expect(() => b.on('callFinish' as 'callFinished', () => {})).toThrow(
+      new TypeError("Bulkhead 'test': unknown event type 'callFinish' (did you mean 'callFinished'?) (event types: callPermitted, callRejected, callFinished, or '*')"),
+    );
+  });
+
+  it('config reads back every option, with the limits changeConfig set', () => {
+    const b = bulkhead({ maxConcurrentCalls: 3, maxWaitDuration: '2s', fairCallHandlingEnabled: false, writableStackTraceEnabled: false });
+    expect(b.config).toEqual({ maxConcurrentCalls: 3, maxWaitDuration: 2000, fairCallHandlingEnabled: false, writableStackTraceEnabled: false, clock });
+    b.changeConfig({ maxConcurrentCalls: 5 });
+    expect(b.config).toEqual({ maxConcurrentCalls: 5, maxWaitDuration: 2000, fairCallHandlingEnabled: false, writableStackTraceEnabled: false, clock });
+  });
+
+  it('BulkheadRegistry checks defaultConfig and every named config at construction', () => {
+    expect(() => new BulkheadRegistry({ defaultConfig: { maxConcurrentCalls: -1 } })).toThrow(
+      new RangeError("BulkheadRegistry: config 'default': Bulkhead 'default': maxConcurrentCalls must be an integer >= 0, got -1"),
+    );
+    expect(() => new BulkheadRegistry({ configs: { slow: { maxWaitDuration: 'soon' as never } } })).toThrow(/config 'slow': Bulkhead 'slow': maxWaitDuration must be a duration/);
+    expect(() => new BulkheadRegistry({ configs: { slow: { maxWait: 5 } as never } })).toThrow(TypeError);
   });
 });

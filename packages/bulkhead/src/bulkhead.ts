@@ -1,9 +1,12 @@
 import {
   BulkheadFullError,
+  enterCall,
   EventPublisher,
+  follow,
   keepAlive,
   LinkedQueue,
-  NEVER_ABORTED,
+  onAbort,
+  raceAbort,
   ROOT_CONTEXT,
   toContext,
   withoutStack,
@@ -17,17 +20,19 @@ import {
   type PolicyFn,
   type TimerHandle,
 } from '@breakwater/core';
-import { readBulkheadChange, readBulkheadConfig, type BulkheadConfig, type BulkheadConfigChange } from './config.js';
-import { NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
+import { readBulkheadChange, readBulkheadConfig, type BulkheadConfig, type BulkheadConfigChange, type ResolvedBulkheadConfig } from './config.js';
+import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
 
 /** A call waiting for a slot. */
 interface Waiter extends Linked<Waiter> {
   resolve: () => void;
   reject: (error: unknown) => void;
   timer: TimerHandle | undefined;
-  signal: AbortSignal;
-  onAbort: (() => void) | undefined;
+  /** Stops listening to the caller's signal (a no-op without one). */
+  stopListening: () => void;
 }
+
+const noop = (): void => {};
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -56,6 +61,8 @@ export class Bulkhead implements Policy {
   readonly kind = 'bulkhead' as const;
   readonly #clock: Clock;
   readonly #events: EventPublisher<BulkheadEvents>;
+  /** The options as resolved at construction (the limits in force are #max and #maxWait). */
+  readonly #options: ResolvedBulkheadConfig;
   readonly #fair: boolean;
   readonly #stackTraces: boolean;
   readonly #queue = new LinkedQueue<Waiter>();
@@ -69,12 +76,13 @@ export class Bulkhead implements Policy {
     config?: BulkheadConfig,
   ) {
     const c = readBulkheadConfig(name, config);
+    this.#options = c;
     this.#clock = c.clock;
     this.#max = c.maxConcurrentCalls;
     this.#maxWait = c.maxWaitDuration;
     this.#fair = c.fairCallHandlingEnabled;
     this.#stackTraces = c.writableStackTraceEnabled;
-    this.#events = new EventPublisher(name, this.#clock, `Bulkhead '${name}'`);
+    this.#events = new EventPublisher(name, this.#clock, `Bulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
   }
 
   /**
@@ -89,9 +97,12 @@ export class Bulkhead implements Policy {
     return new Bulkhead(name, config);
   }
 
-  /** The options in force (ms). */
-  get config(): { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number; readonly fairCallHandlingEnabled: boolean } {
-    return { maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait, fairCallHandlingEnabled: this.#fair };
+  /**
+   * Every option's value in force (ms): what was given or its default, with `maxConcurrentCalls`
+   * and `maxWaitDuration` as `changeConfig` last set them.
+   */
+  get config(): ResolvedBulkheadConfig {
+    return { ...this.#options, maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait };
   }
 
   /** A fresh snapshot. */
@@ -103,7 +114,10 @@ export class Bulkhead implements Policy {
     };
   }
 
-  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
+  /**
+   * Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. An
+   * unknown type is a `TypeError` that suggests the closest.
+   */
   on<K extends keyof BulkheadEvents & string>(type: K, listener: (event: EventOf<BulkheadEvents, K>) => void): () => void;
   on(type: '*', listener: (event: AnyEventOf<BulkheadEvents>) => void): () => void;
   on(type: string, listener: (event: never) => void): () => void {
@@ -140,7 +154,7 @@ export class Bulkhead implements Policy {
    * try { await work(); } finally { db.onComplete(); }
    * ```
    */
-  acquirePermission(options?: ExecuteOptions): Promise<void> {
+  acquirePermission(options?: ExecuteOptions | null): Promise<void> {
     let signal: AbortSignal;
     try {
       signal = toContext(options).signal;
@@ -186,7 +200,9 @@ export class Bulkhead implements Policy {
   /**
    * Changes the limits at run time. A larger `maxConcurrentCalls` wakes waiters at once; a smaller
    * one takes effect as running calls end (the caller never waits). A new `maxWaitDuration` holds
-   * for calls that start waiting from now on.
+   * for calls that start waiting from now on. Throws a `TypeError` for a change that is not an
+   * object (or has an unknown key), a `RangeError` for a value out of range; a bad change changes
+   * nothing.
    *
    * @example
    * ```ts
@@ -203,7 +219,9 @@ export class Bulkhead implements Policy {
 
   /**
    * Runs `fn` in a slot (waiting for one as {@link acquirePermission} does); the slot comes back
-   * when `fn` settles. `fn` gets the call's context (`ctx.signal` is the caller's). Never throws
+   * when `fn` settles, exactly once whatever `fn` returns. `fn` gets the call's context
+   * (`ctx.signal` is the caller's). A caller's signal that aborts while `fn` runs rejects the call
+   * at once with its reason; the slot stays held until `fn` really settles. Never throws
    * synchronously.
    *
    * @example
@@ -211,16 +229,12 @@ export class Bulkhead implements Policy {
    * const user = await db.execute((ctx) => users.find(id, { signal: ctx.signal }), { signal });
    * ```
    */
-  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    let ctx: CallContext;
-    if (options === undefined) ctx = ROOT_CONTEXT; // never aborted
-    else {
-      try {
-        ctx = toContext(options);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
+    let ctx = ROOT_CONTEXT; // never aborted
+    if (options !== undefined) {
+      const entered = enterCall(options);
+      if (entered instanceof Promise) return entered;
+      ctx = entered;
     }
     if (this.#tryTake()) {
       this.#permitted();
@@ -258,6 +272,10 @@ export class Bulkhead implements Policy {
     return true;
   }
 
+  /**
+   * Runs `fn` in the slot just taken. The slot comes back once, when `fn`'s outcome settles
+   * (`follow` adopts a hostile thenable once); the caller's abort rejects the call at once.
+   */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
     let value: T | PromiseLike<T>;
     try {
@@ -266,8 +284,7 @@ export class Bulkhead implements Policy {
       this.onComplete();
       return Promise.reject(error);
     }
-    if (value instanceof Promise) return value.then(this.#completed, this.#failed) as Promise<T>;
-    return Promise.resolve(value).then(this.#completed, this.#failed) as Promise<T>;
+    return raceAbort(follow(value).then(this.#completed, this.#failed) as Promise<T>, ctx.signal);
   }
 
   // Bound once: a call allocates no closure to give its slot back.
@@ -283,7 +300,7 @@ export class Bulkhead implements Policy {
 
   #enqueue(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { prev: null, next: null, linked: false, resolve, reject, timer: undefined, signal, onAbort: undefined };
+      const waiter: Waiter = { prev: null, next: null, linked: false, resolve, reject, timer: undefined, stopListening: noop };
       this.#queue.push(waiter);
       const maxWait = this.#maxWait;
       if (maxWait !== Infinity) {
@@ -296,14 +313,11 @@ export class Bulkhead implements Policy {
           }, maxWait),
         );
       }
-      if (signal !== NEVER_ABORTED) {
-        waiter.onAbort = () => {
-          waiter.onAbort = undefined;
-          this.#leave(waiter);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
+      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
+      waiter.stopListening = onAbort(signal, () => {
+        this.#leave(waiter);
+        reject(signal.reason);
+      });
     });
   }
 
@@ -314,10 +328,8 @@ export class Bulkhead implements Policy {
       this.#clock.clearTimeout(waiter.timer);
       waiter.timer = undefined;
     }
-    if (waiter.onAbort !== undefined) {
-      waiter.signal.removeEventListener('abort', waiter.onAbort);
-      waiter.onAbort = undefined;
-    }
+    waiter.stopListening();
+    waiter.stopListening = noop;
   }
 
   /** Gives one slot back (ignored when none is taken): `callFinished`, then the hand-over to a waiter. */

@@ -22,10 +22,11 @@ describe('Bulkhead configuration', () => {
 
   it('refuses unknown keys, a bad name and a config that is not an object', () => {
     expect(semaphore({ maxConcurrentCall: 3 })).toThrow(new TypeError(
-      "Bulkhead 'db': unknown option 'maxConcurrentCall' (known options: maxConcurrentCalls, maxWaitDuration, fairCallHandlingEnabled, writableStackTraceEnabled, clock)",
+      "Bulkhead 'db': unknown option 'maxConcurrentCall' (did you mean 'maxConcurrentCalls'?) (known options: maxConcurrentCalls, maxWaitDuration, fairCallHandlingEnabled, writableStackTraceEnabled, clock)",
     ));
     expect(() => new Bulkhead('')).toThrow(/Bulkhead: name must be a non-empty string/);
-    expect(semaphore('fast')).toThrow(/config must be an object/);
+    expect(semaphore('fast')).toThrow("Bulkhead 'db': config must be a plain object of options, got 'fast'");
+    expect(semaphore(new Map())).toThrow(TypeError);
   });
 
   it('reads durations as strings, and Infinity as waiting without a limit', () => {
@@ -38,7 +39,26 @@ describe('Bulkhead configuration', () => {
     expect(() => b.changeConfig({ maxConcurrentCalls: -2 })).toThrow(new RangeError("Bulkhead 'db': maxConcurrentCalls must be an integer >= 0, got -2"));
     expect(() => b.changeConfig({ maxConcurrentCalls: 4, maxWaitDuration: -1 })).toThrow(RangeError);
     expect(() => b.changeConfig({ fairCallHandlingEnabled: false } as never)).toThrow(/unknown option 'fairCallHandlingEnabled'/);
-    expect(b.config).toEqual({ maxConcurrentCalls: 3, maxWaitDuration: 0, fairCallHandlingEnabled: true });
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 3, maxWaitDuration: 0, fairCallHandlingEnabled: true });
+  });
+
+  it('changeConfig refuses what is not an object of changes, naming the bulkhead, the method and the value', () => {
+    const b = new Bulkhead('db', { maxConcurrentCalls: 3, clock: new VirtualClock() });
+    for (const [change, shown] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [5, '5'],
+      ['wide', "'wide'"],
+      [[], 'an array'],
+      [new Map(), 'a Map'],
+    ] as const) {
+      expect(() => b.changeConfig(change as never)).toThrow(
+        new TypeError(`Bulkhead 'db': changeConfig(change) must be an object of { maxConcurrentCalls?, maxWaitDuration? }, got ${shown}`),
+      );
+    }
+    expect(b.config).toMatchObject({ maxConcurrentCalls: 3, maxWaitDuration: 0 });
+    b.changeConfig({});
+    expect(b.config.maxConcurrentCalls).toBe(3);
   });
 });
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import { ConfigReader, describeValue, isPlainObject, type Clock, type Duration } from '@breakwater/core';
 
 /**
  * Options of a semaphore {@link Bulkhead}.
@@ -36,7 +36,15 @@ export interface BulkheadConfigChange {
   readonly maxWaitDuration?: Duration | undefined;
 }
 
-/** A semaphore bulkhead's options once checked (ms). */
+/**
+ * Every option of a semaphore {@link Bulkhead} once checked: what was given or its default,
+ * durations in ms (what `bulkhead.config` reads back).
+ *
+ * @example
+ * ```ts
+ * const { maxConcurrentCalls, maxWaitDuration }: ResolvedBulkheadConfig = db.config;
+ * ```
+ */
 export interface ResolvedBulkheadConfig {
   readonly maxConcurrentCalls: number;
   readonly maxWaitDuration: number;
@@ -70,12 +78,17 @@ export function readBulkheadConfig(name: string, config: BulkheadConfig | undefi
   };
 }
 
-/** Checks a run-time change; absent keys keep `current`. */
+/** Checks a run-time change (an object; absent keys keep `current`). */
 export function readBulkheadChange(
   name: string,
   change: BulkheadConfigChange,
   current: { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number },
 ): { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number } {
+  if (!isPlainObject(change)) {
+    throw new TypeError(
+      `Bulkhead '${name}': changeConfig(change) must be an object of { maxConcurrentCalls?, maxWaitDuration? }, got ${describeValue(change)}`,
+    );
+  }
   const read = new ConfigReader<BulkheadConfigChange>('Bulkhead', name, change, ['maxConcurrentCalls', 'maxWaitDuration']);
   return {
     maxConcurrentCalls: read.number('maxConcurrentCalls', current.maxConcurrentCalls, { integer: true, gte: 0 }),
@@ -118,6 +131,15 @@ export interface PoolLimits {
   readonly queueCapacity: number;
 }
 
+/**
+ * Every option of a pool bulkhead once checked: what was given or its default (what
+ * `pool.config` reads back).
+ *
+ * @example
+ * ```ts
+ * const { maxThreadPoolSize, queueCapacity }: ResolvedPoolConfig = pdf.config;
+ * ```
+ */
 export interface ResolvedPoolConfig extends PoolLimits {
   readonly writableStackTraceEnabled: boolean;
   readonly clock: Clock;
@@ -135,6 +157,33 @@ export const POOL_KEYS = ['maxThreadPoolSize', 'coreThreadPoolSize', 'queueCapac
  * ```
  */
 export const POOL_BULKHEAD_OPTIONS = POOL_KEYS;
+
+/**
+ * Options of a pool's `close()`.
+ *
+ * @example
+ * ```ts
+ * await pool.close({ timeout: '10s' }); // running tasks get 10 s, then their threads are stopped
+ * ```
+ */
+export interface PoolCloseOptions {
+  /**
+   * `true`: do not wait for running calls. A worker pool terminates its threads at once and the
+   * tasks they ran reject; an async pool resolves at once and lets its running calls go on.
+   */
+  readonly force?: boolean | undefined;
+  /** Wait at most this long for running calls, then close with force. Default: no limit. */
+  readonly timeout?: Duration | undefined;
+}
+
+/** Checks `close(options)`. */
+export function readCloseOptions(name: string, options: PoolCloseOptions | null | undefined): { readonly force: boolean; readonly timeout: number } {
+  if (options !== undefined && options !== null && !isPlainObject(options)) {
+    throw new TypeError(`PoolBulkhead '${name}': close(options) must be an object of { force?, timeout? }, got ${describeValue(options)}`);
+  }
+  const read = ConfigReader.unnamed<PoolCloseOptions>(`PoolBulkhead '${name}': close(options)`, options ?? undefined, ['force', 'timeout']);
+  return { force: read.boolean('force', false), timeout: read.duration('timeout', Infinity, { gte: 0 }) };
+}
 
 /** Checks a pool's options with `read` (which knows the component's keys). */
 export function readPoolConfig<C extends PoolBulkheadConfig>(read: ConfigReader<C>): ResolvedPoolConfig {

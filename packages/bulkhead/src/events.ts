@@ -17,6 +17,9 @@ export type BulkheadEvents = {
   callFinished: Record<never, never>;
 };
 
+/** The event types both bulkheads publish (`on` refuses any other, suggesting the closest). */
+export const BULKHEAD_EVENT_TYPES: readonly (keyof BulkheadEvents)[] = ['callPermitted', 'callRejected', 'callFinished'];
+
 /**
  * A semaphore bulkhead's snapshot.
  *

@@ -1,4 +1,4 @@
-import { ConfigReader, NEVER_ABORTED, ROOT_CONTEXT, toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { ConfigReader, enterCall, NEVER_ABORTED, ROOT_CONTEXT, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 import { WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './worker-pool-bulkhead.js';
@@ -58,21 +58,19 @@ export class PoolBulkhead extends PoolCore<PolicyFn<unknown>, CallContext> imple
 
   /**
    * Runs `fn` in a slot, now or after waiting in the queue; the slot comes back when `fn`
-   * settles. `fn` gets the call's context. Never throws synchronously.
+   * settles, exactly once whatever `fn` returns. `fn` gets the call's context. A caller's signal
+   * that aborts rejects the call at once, queued or running (a running `fn` keeps its slot until
+   * it really settles). Never throws synchronously.
    *
    * @example
    * ```ts
    * const out = await pdf.execute((ctx) => render(doc, { signal: ctx.signal }), { signal });
    * ```
    */
-  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
     if (options === undefined) return this.admitCall<T>(fn, ROOT_CONTEXT, NEVER_ABORTED);
-    let ctx: CallContext;
-    try {
-      ctx = toContext(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
     return this.admitCall<T>(fn, ctx, ctx.signal);
   }
 
@@ -84,7 +82,7 @@ export class PoolBulkhead extends PoolCore<PolicyFn<unknown>, CallContext> imple
    * const out = await pdf.submit(() => render(doc));
    * ```
    */
-  submit<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+  submit<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
     return this.execute(fn, options);
   }
 

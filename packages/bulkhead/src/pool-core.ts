@@ -1,16 +1,21 @@
 import {
   BulkheadFullError,
   EventPublisher,
+  follow,
+  keepAlive,
   LinkedQueue,
   NEVER_ABORTED,
+  onAbort,
+  raceAbort,
   withoutStack,
   type AnyEventOf,
   type EventOf,
   type Linked,
+  type TimerHandle,
 } from '@breakwater/core';
 import { admit } from './admission.js';
-import type { ResolvedPoolConfig } from './config.js';
-import { NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
+import { readCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
+import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
 
 /** A call waiting in the pool's queue: the two arguments its executor needs, and its promise. */
 interface Queued<A, B> extends Linked<Queued<A, B>> {
@@ -19,8 +24,11 @@ interface Queued<A, B> extends Linked<Queued<A, B>> {
   readonly signal: AbortSignal;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
-  onAbort: (() => void) | undefined;
+  /** Stops listening to the caller's signal (a no-op without one). */
+  stopListening: () => void;
 }
+
+const noop = (): void => {};
 
 /**
  * What both pool bulkheads share: Java's admission rule, the bounded FIFO queue (an aborted
@@ -36,13 +44,17 @@ export abstract class PoolCore<A, B> {
   #coreStarted = 0;
   #closing: Promise<void> | undefined;
   #drained: (() => void) | undefined;
+  /** Whether close has stopped waiting for running calls (force, or its timeout ran out). */
+  #forced = false;
+  /** The timer of `close({ timeout })`. */
+  #closeTimer: TimerHandle | undefined;
 
   protected constructor(
     readonly name: string,
     limits: ResolvedPoolConfig,
   ) {
     this.#limits = limits;
-    this.#events = new EventPublisher(name, limits.clock, `PoolBulkhead '${name}'`);
+    this.#events = new EventPublisher(name, limits.clock, `PoolBulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
   }
 
   /** Starts one call: returns its value or a promise of it. May throw (taken as a rejection). */
@@ -50,6 +62,25 @@ export abstract class PoolCore<A, B> {
 
   /** Runs once `close()` has let every running call end (e.g. to stop worker threads). */
   protected onClosed(): Promise<void> | void {}
+
+  /**
+   * `close` stops waiting for the running calls (`force`, or its `timeout` ran out). A subclass
+   * that can stop them does (a worker pool terminates its threads: their tasks reject and end);
+   * by default they go on, and `close` resolves without them.
+   */
+  protected stopRunning(): void {
+    this.#settleDrain();
+  }
+
+  /** Whether close was forced (see {@link stopRunning}). */
+  protected get forced(): boolean {
+    return this.#forced;
+  }
+
+  /** Every option's value (what was given or its default). */
+  get config(): ResolvedPoolConfig {
+    return { ...this.#limits };
+  }
 
   /** Slots alive, as Java's `getPoolSize()` counts threads; a subclass with real threads counts those. */
   protected get threadPoolSize(): number {
@@ -75,7 +106,10 @@ export abstract class PoolCore<A, B> {
     };
   }
 
-  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
+  /**
+   * Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. An
+   * unknown type is a `TypeError` that suggests the closest.
+   */
   on<K extends keyof BulkheadEvents & string>(type: K, listener: (event: EventOf<BulkheadEvents, K>) => void): () => void;
   on(type: '*', listener: (event: AnyEventOf<BulkheadEvents>) => void): () => void;
   on(type: string, listener: (event: never) => void): () => void {
@@ -85,25 +119,61 @@ export abstract class PoolCore<A, B> {
   /**
    * Refuses new calls from now on and rejects every queued call with {@link BulkheadFullError};
    * running calls go on. The promise resolves once they have all ended (and, for a worker pool,
-   * its threads have stopped). Calling it again returns the same promise.
+   * its threads have stopped). `{ force: true }` does not wait for them: a worker pool terminates
+   * its threads at once (each running task rejects with a `BulkheadFullError` that says so), an
+   * async pool resolves at once and lets its running calls go on. `{ timeout }` waits that long
+   * for them, then closes with force. Calling it again returns the same promise (a later call
+   * with `force` or `timeout` still applies them). Throws a `TypeError` / `RangeError` for bad
+   * options.
    *
    * @example
    * ```ts
-   * process.on('SIGTERM', () => void pool.close().then(() => process.exit(0)));
+   * process.on('SIGTERM', () => void pool.close({ timeout: '10s' }).then(() => process.exit(0)));
    * ```
    */
-  close(): Promise<void> {
-    if (this.#closing !== undefined) return this.#closing;
-    const drained = this.#active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#drained = resolve));
-    this.#closing = drained.then(() => this.onClosed());
-    for (let queued = this.#queue.first; queued !== null; queued = this.#queue.first) {
-      this.#leave(queued);
-      queued.reject(this.#rejected('is closed; the call was queued and never ran'));
+  close(options?: PoolCloseOptions | null): Promise<void> {
+    const { force, timeout } = readCloseOptions(this.name, options);
+    if (this.#closing === undefined) {
+      const drained = this.#active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#drained = resolve));
+      this.#closing = drained.then(() => {
+        if (this.#closeTimer !== undefined) this.#limits.clock.clearTimeout(this.#closeTimer);
+        this.#closeTimer = undefined;
+        return this.onClosed();
+      });
+      for (let queued = this.#queue.first; queued !== null; queued = this.#queue.first) {
+        this.#leave(queued);
+        queued.reject(this.#rejected('is closed; the call was queued and never ran'));
+      }
+    }
+    if (this.#active !== 0 && !this.#forced) {
+      if (force || timeout === 0) this.#force();
+      else if (timeout !== Infinity && this.#closeTimer === undefined) {
+        // The caller awaits the close: its deadline keeps the process alive (see keepAlive).
+        this.#closeTimer = keepAlive(this.#limits.clock.setTimeout(() => this.#force(), timeout));
+      }
     }
     return this.#closing;
   }
 
-  /** Admits one call (run, queue or refuse) and returns its outcome. Never throws. */
+  #force(): void {
+    if (this.#forced) return;
+    this.#forced = true;
+    if (this.#closeTimer !== undefined) this.#limits.clock.clearTimeout(this.#closeTimer);
+    this.#closeTimer = undefined;
+    this.stopRunning();
+  }
+
+  /** Lets `close()` go on as if every running call had ended. */
+  #settleDrain(): void {
+    if (this.#drained === undefined) return;
+    this.#drained();
+    this.#drained = undefined;
+  }
+
+  /**
+   * Admits one call (run, queue or refuse) and returns its outcome; the caller's abort rejects it
+   * at once, queued or running (a running call keeps its slot until it really ends). Never throws.
+   */
   protected admitCall<T>(a: A, b: B, signal: AbortSignal): Promise<T> {
     if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     if (this.#closing !== undefined) return Promise.reject(this.#rejected('is closed and does not accept further calls'));
@@ -112,7 +182,7 @@ export abstract class PoolCore<A, B> {
         this.#active++;
         if (this.#coreStarted < this.#limits.coreThreadPoolSize) this.#coreStarted++;
         this.#permitted();
-        return this.#run(a, b, signal) as Promise<T>;
+        return raceAbort(this.#run(a, b, signal), signal) as Promise<T>;
       case 'queue':
         return this.#enqueue(a, b, signal) as Promise<T>;
       case 'reject':
@@ -120,6 +190,7 @@ export abstract class PoolCore<A, B> {
     }
   }
 
+  /** Starts a call in the slot it holds; the slot comes back once, when its outcome settles (`follow` adopts a hostile thenable once). */
   #run(a: A, b: B, signal: AbortSignal): Promise<unknown> {
     let running: unknown;
     try {
@@ -127,7 +198,7 @@ export abstract class PoolCore<A, B> {
     } catch (error) {
       running = Promise.reject(error);
     }
-    return (running instanceof Promise ? running : Promise.resolve(running)).then(this.#completed, this.#failed);
+    return follow(running).then(this.#completed, this.#failed);
   }
 
   // Bound once: a call allocates no closure to give its slot back.
@@ -148,37 +219,29 @@ export abstract class PoolCore<A, B> {
     if (next !== null) {
       this.#leave(next);
       this.#permitted();
-      this.#run(next.a, next.b, next.signal).then(next.resolve, next.reject);
+      raceAbort(this.#run(next.a, next.b, next.signal), next.signal).then(next.resolve, next.reject);
       return;
     }
     this.#active--;
-    if (this.#active === 0 && this.#drained !== undefined) {
-      this.#drained();
-      this.#drained = undefined;
-    }
+    if (this.#active === 0) this.#settleDrain();
   }
 
   #enqueue(a: A, b: B, signal: AbortSignal): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
-      const queued: Queued<A, B> = { prev: null, next: null, linked: false, a, b, signal, resolve, reject, onAbort: undefined };
+      const queued: Queued<A, B> = { prev: null, next: null, linked: false, a, b, signal, resolve, reject, stopListening: noop };
       this.#queue.push(queued);
-      if (signal !== NEVER_ABORTED) {
-        queued.onAbort = () => {
-          queued.onAbort = undefined;
-          this.#leave(queued);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', queued.onAbort, { once: true });
-      }
+      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
+      queued.stopListening = onAbort(signal, () => {
+        this.#leave(queued);
+        reject(signal.reason);
+      });
     });
   }
 
   #leave(queued: Queued<A, B>): void {
     this.#queue.remove(queued);
-    if (queued.onAbort !== undefined) {
-      queued.signal.removeEventListener('abort', queued.onAbort);
-      queued.onAbort = undefined;
-    }
+    queued.stopListening();
+    queued.stopListening = noop;
   }
 
   #permitted(): void {

@@ -1,10 +1,11 @@
-import { Registry, type RegistryOptions } from '@breakwater/core';
+import { ConfigReader, Registry, type RegistryOptions } from '@breakwater/core';
 import { Bulkhead } from './bulkhead.js';
-import type { BulkheadConfig, PoolBulkheadConfig } from './config.js';
+import { POOL_KEYS, readBulkheadConfig, readPoolConfig, type BulkheadConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolBulkhead } from './pool-bulkhead.js';
 
 /**
  * Named semaphore bulkheads sharing configs (get-or-create; see `Registry` in `@breakwater/core`).
+ * `defaultConfig` and every one of `configs` are checked at construction.
  *
  * @example
  * ```ts
@@ -14,13 +15,13 @@ import { PoolBulkhead } from './pool-bulkhead.js';
  */
 export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
   constructor(options: RegistryOptions<BulkheadConfig> = {}) {
-    super('BulkheadRegistry', (name, config) => new Bulkhead(name, config), options);
+    super('BulkheadRegistry', (name, config) => new Bulkhead(name, config), options, (config, name) => void readBulkheadConfig(name, config));
   }
 }
 
 /**
- * Named async pool bulkheads sharing configs. A removed or evicted pool is not closed for you:
- * listen to `removed` and call `close()` if it should stop.
+ * Named async pool bulkheads sharing configs (checked at construction). A removed or evicted pool
+ * is not closed for you: listen to `removed` and call `close()` if it should stop.
  *
  * @example
  * ```ts
@@ -31,6 +32,8 @@ export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
  */
 export class PoolBulkheadRegistry extends Registry<PoolBulkhead, PoolBulkheadConfig> {
   constructor(options: RegistryOptions<PoolBulkheadConfig> = {}) {
-    super('PoolBulkheadRegistry', (name, config) => new PoolBulkhead(name, config), options);
+    super('PoolBulkheadRegistry', (name, config) => new PoolBulkhead(name, config), options, (config, name) => {
+      readPoolConfig(new ConfigReader<PoolBulkheadConfig>('PoolBulkhead', name, config, POOL_KEYS));
+    });
   }
 }

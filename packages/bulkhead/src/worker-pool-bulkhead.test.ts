@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { BulkheadFullError } from '@breakwater/core';
+import { BulkheadFullError, VirtualClock } from '@breakwater/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PoolBulkhead, WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './index.js';
 
@@ -12,7 +12,10 @@ type Payload =
   | { op: 'thread' }
   | { op: 'workerData' }
   | { op: 'throw'; message: string }
-  | { op: 'hold'; port: MessagePort };
+  | { op: 'hold'; port: MessagePort }
+  | { op: 'never' }
+  | { op: 'uncloneable' }
+  | { op: 'throwUncloneable' };
 
 const pools: WorkerPoolBulkhead<Payload | number, unknown>[] = [];
 const ports: MessagePort[] = [];
@@ -109,8 +112,11 @@ describe('PoolBulkhead.workers — real worker threads', () => {
     queued.abort(new Error('not needed'));
     await expect(b.result).rejects.toThrow('not needed');
     expect(pool.metrics.queueDepth).toBe(0);
+    // The caller gets the reason at once; the slot comes back when piscina has let go of the task.
+    const freed = next(pool, 'callFinished');
     running.abort('user left');
     await expect(a.result).rejects.toBe('user left');
+    await freed;
     expect(pool.metrics.activeCount).toBe(0);
     await expect(pool.run({ op: 'square', value: 5 })).resolves.toBe(25);
     expect(getEventListeners(running.signal, 'abort')).toHaveLength(0);
@@ -137,6 +143,79 @@ describe('PoolBulkhead.workers — real worker threads', () => {
     await expect(a.result).resolves.toBe('done');
     await closing;
     expect(pool.metrics).toMatchObject({ activeCount: 0, queueDepth: 0, threadPoolSize: 0 });
+  });
+
+  it('tasks sharing one signal put one listener on it, running or queued, and none once they have ended', async () => {
+    const pool = workers({ maxThreadPoolSize: 2, coreThreadPoolSize: 2, queueCapacity: 20 });
+    const { signal } = new AbortController();
+    const held = Array.from({ length: 12 }, () => holdTask(pool, { signal }));
+    expect(pool.metrics).toMatchObject({ activeCount: 2, queueDepth: 10 });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    held.forEach((h, i) => h.release(i));
+    await expect(Promise.all(held.map((h) => h.result))).resolves.toEqual([...Array(12).keys()]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a result that cannot be cloned rejects with an Error that says what could not be cloned; the thread lives on', async () => {
+    const pool = workers({ maxThreadPoolSize: 1, coreThreadPoolSize: 1 });
+    const before = await pool.run({ op: 'thread' });
+    const returned = (await pool.run({ op: 'uncloneable' }).catch((e: unknown) => e)) as Error;
+    expect(returned).toBeInstanceOf(Error);
+    expect(returned.name).toBe('DataCloneError');
+    expect(returned.message).toBe(
+      `PoolBulkhead 'cpu': the value the task returned could not be cloned to the main thread: (n) => \`#\${n}\` could not be cloned. (task: export 'default' of ${filename.href})`,
+    );
+    const thrown = (await pool.run({ op: 'throwUncloneable' }).catch((e: unknown) => e)) as Error;
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown.message).toMatch(/^PoolBulkhead 'cpu': the value the task threw could not be cloned to the main thread: \(\) => \{\s*\} could not be cloned\./);
+    expect(pool.metrics.activeCount).toBe(0);
+    await expect(pool.run({ op: 'thread' })).resolves.toBe(before);
+  });
+
+  it('close() waits for a task that never settles; close({ force: true }) stops its thread and rejects it', async () => {
+    const pool = workers({ maxThreadPoolSize: 1, coreThreadPoolSize: 1, queueCapacity: 1 });
+    await pool.ready();
+    const stuck = pool.run({ op: 'never' });
+    const queued = pool.run({ op: 'square', value: 3 });
+    const closing = pool.close();
+    await expect(queued).rejects.toThrow("Bulkhead 'cpu' is closed; the call was queued and never ran");
+    const forced = pool.close({ force: true });
+    await expect(stuck).rejects.toThrow(new BulkheadFullError('cpu', 'was closed with force; the task was running and its worker thread was stopped'));
+    await forced;
+    await closing;
+    expect(pool.metrics).toMatchObject({ activeCount: 0, queueDepth: 0, threadPoolSize: 0 });
+    await expect(pool.run({ op: 'square', value: 2 })).rejects.toThrow("Bulkhead 'cpu' is closed and does not accept further calls");
+  });
+
+  it('close({ timeout }) gives running tasks that long on the pool’s clock, then stops them', async () => {
+    const clock = new VirtualClock();
+    const pool = workers({ maxThreadPoolSize: 2, coreThreadPoolSize: 2, clock });
+    const quick = holdTask(pool);
+    const stuck = pool.run({ op: 'never' });
+    stuck.catch(() => {});
+    const closing = pool.close({ timeout: '2s' });
+    quick.release('in time');
+    await expect(quick.result).resolves.toBe('in time');
+    await clock.advance(1999);
+    expect(pool.metrics.activeCount).toBe(1);
+    await clock.advance(1);
+    await expect(stuck).rejects.toThrow(/was closed with force/);
+    await closing;
+    expect(pool.metrics).toMatchObject({ activeCount: 0, threadPoolSize: 0 });
+  });
+
+  it('config reads back every option', () => {
+    const pool = workers({ workerData: { region: 'eu' }, execArgv: ['--enable-source-maps'] });
+    expect(pool.config).toMatchObject({
+      filename: filename.href,
+      workerData: { region: 'eu' },
+      execArgv: ['--enable-source-maps'],
+      resourceLimits: undefined,
+      maxThreadPoolSize: 2,
+      coreThreadPoolSize: 1,
+      queueCapacity: 1,
+      writableStackTraceEnabled: true,
+    });
   });
 
   it('checks its options like every component', () => {

@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
-import { ConfigReader, NEVER_ABORTED, toContext } from '@breakwater/core';
+import { BulkheadFullError, ConfigReader, enterCall, NEVER_ABORTED, onAbort } from '@breakwater/core';
 import type { Piscina } from 'piscina';
-import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig } from './config.js';
+import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig, type ResolvedPoolConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 
 /**
@@ -40,7 +41,35 @@ export interface WorkerRunOptions {
   readonly transferList?: readonly TransferListItem[] | undefined;
 }
 
+/**
+ * Every option of a worker pool once checked (what `pool.config` reads back): the pool's limits,
+ * and the worker options as given (`filename` as a path or `file:` URL string).
+ *
+ * @example
+ * ```ts
+ * const { filename, maxThreadPoolSize }: ResolvedWorkerPoolBulkheadConfig = thumbs.config;
+ * ```
+ */
+export interface ResolvedWorkerPoolBulkheadConfig extends ResolvedPoolConfig {
+  readonly filename: string;
+  readonly workerData: unknown;
+  readonly resourceLimits: ResourceLimits | undefined;
+  readonly execArgv: readonly string[] | undefined;
+}
+
 const WORKER_KEYS = [...POOL_KEYS, 'filename', 'workerData', 'resourceLimits', 'execArgv'] as const;
+
+/**
+ * The module each worker thread starts with (piscina's default `filename`; every task names the
+ * user's module): it makes a result that cannot be cloned back an `Error` that says so. Beside
+ * `src/` and `dist/` alike.
+ */
+const WORKER_START = new URL('../worker/clone-errors.cjs', import.meta.url);
+
+/** What the worker module's message starts with when a task's outcome could not be cloned. */
+const CLONE_FAILURE = /^the value the task (returned|threw) could not be cloned to the main thread: /;
+
+const noop = (): void => {};
 
 /**
  * A pool bulkhead whose calls run in real worker threads (built on piscina), created by
@@ -65,6 +94,7 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
   readonly kind = 'poolBulkhead' as const;
   /** The worker module. */
   readonly filename: string;
+  readonly #workerOptions: Omit<ResolvedWorkerPoolBulkheadConfig, keyof ResolvedPoolConfig>;
   #piscina: Piscina | undefined;
   readonly #ready: Promise<Piscina>;
 
@@ -81,10 +111,12 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
     const resourceLimits = read.instance<ResourceLimits>('resourceLimits', 'an object', (v) => typeof v === 'object' && v !== null);
     super(name, limits);
     this.filename = typeof filename === 'string' ? filename : filename.href;
+    this.#workerOptions = { filename: this.filename, workerData: config.workerData, resourceLimits, execArgv };
     // piscina is loaded on first use of a worker pool only: a semaphore user never pays for it.
     this.#ready = import('piscina').then(({ Piscina }) => {
       const pool = new Piscina({
-        filename: this.filename,
+        // Each thread starts with Breakwater's worker module; each task names the user's module.
+        filename: fileURLToPath(WORKER_START),
         minThreads: limits.coreThreadPoolSize,
         maxThreads: limits.maxThreadPoolSize,
         idleTimeout: 0,
@@ -104,6 +136,11 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
     });
     // A failed load surfaces in run() and close(); it is never an unhandled rejection by itself.
     this.#ready.catch(() => {});
+  }
+
+  /** Every option's value (what was given or its default). */
+  override get config(): ResolvedWorkerPoolBulkheadConfig {
+    return { ...super.config, ...this.#workerOptions };
   }
 
   /** Worker threads alive (piscina's count), once the pool is up. */
@@ -127,22 +164,19 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
   /**
    * Sends `payload` to a worker (now, or after waiting in the queue) and resolves with what the
    * worker's export returned. Rejects with {@link BulkheadFullError} when the pool is full or
-   * closed, and with the signal's reason when `options.signal` aborts (a running task's thread is
-   * terminated and replaced). Never throws synchronously.
+   * closed, with the signal's reason when `options.signal` aborts (a running task's thread is
+   * terminated and replaced), and with an `Error` named `DataCloneError` when what the task
+   * returned or threw cannot be cloned back (its message says what). Never throws synchronously.
    *
    * @example
    * ```ts
    * const n = await pool.run({ n: 40 }, { name: 'fib', signal: AbortSignal.timeout(1000) });
    * ```
    */
-  run(payload: T, options?: WorkerRunOptions): Promise<R> {
-    let signal: AbortSignal;
-    try {
-      signal = toContext(options).signal;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.admitCall<R>(payload, options, signal);
+  run(payload: T, options?: WorkerRunOptions | null): Promise<R> {
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    return this.admitCall<R>(payload, options ?? undefined, ctx.signal);
   }
 
   /**
@@ -153,22 +187,59 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
    * await pool.submit({ n: 40 });
    * ```
    */
-  submit(payload: T, options?: WorkerRunOptions): Promise<R> {
+  submit(payload: T, options?: WorkerRunOptions | null): Promise<R> {
     return this.run(payload, options);
   }
 
   protected start(payload: T, options: WorkerRunOptions | undefined, signal: AbortSignal): Promise<unknown> {
+    // piscina gets a signal of the task's own, so that the caller's signal carries one listener
+    // of Breakwater's however many tasks share it (onAbort), and none once they have ended.
+    let stop = noop;
+    let taskSignal: AbortSignal | undefined;
+    if (signal !== NEVER_ABORTED) {
+      const controller = new AbortController();
+      stop = onAbort(signal, () => controller.abort(signal.reason));
+      taskSignal = controller.signal;
+    }
     const runOptions = {
+      filename: this.filename,
       ...(options?.name !== undefined ? { name: options.name } : {}),
       ...(options?.transferList !== undefined ? { transferList: [...options.transferList] as never } : {}),
-      ...(signal !== NEVER_ABORTED ? { signal } : {}),
+      ...(taskSignal !== undefined ? { signal: taskSignal } : {}),
     };
-    const send = (pool: Piscina): Promise<unknown> =>
-      pool.run(payload, runOptions).catch((error: unknown) => {
-        // piscina rejects an aborted task with its own AbortError; the caller gets its reason.
-        throw signal.aborted ? signal.reason : error;
-      });
-    return this.#piscina !== undefined ? send(this.#piscina) : this.#ready.then(send);
+    const send = (pool: Piscina): Promise<unknown> => (this.forced ? Promise.reject(this.#stopped()) : pool.run(payload, runOptions));
+    return (this.#piscina !== undefined ? send(this.#piscina) : this.#ready.then(send)).then(
+      (value) => {
+        stop();
+        return value;
+      },
+      (error: unknown) => {
+        stop();
+        throw this.#explain(error, signal, options?.name);
+      },
+    );
+  }
+
+  /** What the caller of a failed task gets. */
+  #explain(error: unknown, signal: AbortSignal, name: string | undefined): unknown {
+    // piscina rejects an aborted task with its own AbortError, and a terminated one with a plain Error.
+    if (signal.aborted) return signal.reason;
+    if (this.forced) return this.#stopped();
+    if (error instanceof Error && CLONE_FAILURE.test(error.message)) {
+      const explained = new Error(`PoolBulkhead '${this.name}': ${error.message} (task: export '${name ?? 'default'}' of ${this.filename})`, { cause: error });
+      explained.name = 'DataCloneError';
+      return explained;
+    }
+    return error;
+  }
+
+  #stopped(): BulkheadFullError {
+    return new BulkheadFullError(this.name, 'was closed with force; the task was running and its worker thread was stopped');
+  }
+
+  /** `close` with force (or past its timeout): the threads are terminated, and every running task rejects. */
+  protected override stopRunning(): void {
+    this.#piscina?.destroy().catch(noop);
   }
 
   protected override async onClosed(): Promise<void> {
