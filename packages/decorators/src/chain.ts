@@ -1,4 +1,4 @@
-import { invoke, type CallContext, type PolicyFn } from '@breakwater/core';
+import type { CallContext, PolicyFn } from '@breakwater/core';
 
 /**
  * One precomposed step of a pipeline: runs `fn` through this layer and every layer inside it.
@@ -14,12 +14,20 @@ export type LayerStep = (next: Chain) => Chain;
 export const NO_ARGS: readonly unknown[] = Object.freeze([]);
 
 /**
- * The innermost step: runs `fn` itself through core's `invoke`. A sync throw becomes a
- * rejection, a plain value a resolved promise, a thenable is adopted once (a `then` that throws
- * or calls both handlers settles the call once); a plain native promise is returned as it is.
+ * The innermost step: runs `fn` itself. A sync throw becomes a rejection, a plain value a
+ * resolved promise (a native promise is returned as it is). A hostile thenable or two-faced
+ * promise is not unwrapped here, on the hot path: whoever takes this promise adopts it once —
+ * Breakwater's policies through core's `invoke`/`follow`, the pipeline's `execute` and the
+ * fallback through `follow` — so a caller never sees it.
  * @internal
  */
-export const terminal: Chain = (fn, ctx) => invoke(fn, ctx);
+export const terminal: Chain = (fn, ctx) => {
+  try {
+    return Promise.resolve(fn(ctx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
 
 /**
  * Folds the steps into nested closures once, outermost first: `steps[0]` runs `steps[1]`, …, the
