@@ -4,8 +4,8 @@ import {
   describeValue,
   enterCall,
   EventPublisher,
+  follow,
   IllegalStateTransitionError,
-  invoke,
   NEVER_ABORTED,
   parseDuration,
   raceAbort,
@@ -55,6 +55,32 @@ const IGNORED = 2;
 type ErrorVerdict = typeof SUCCESS | typeof RECORDED | typeof IGNORED;
 
 const CALLBACK_FALLBACK = 'the call is recorded as an error';
+
+const PROMISE_THEN = Promise.prototype.then;
+
+/**
+ * `fn(ctx)`'s outcome as a native promise that settles exactly once (core's `invoke`, with a
+ * cheaper test for the common case, some 12 ns less a call): a promise whose `then` is the native
+ * one is followed as it is; anything else — a value, a thenable, a promise with a `then` of its own
+ * that calls both handlers — is adopted once by `follow`. A sync throw (of `fn`, or of a `then`
+ * getter) is a rejection. (Not defended: a `then` getter that hands back the native `then` on this
+ * read and something else on the next one, when the breaker calls it.)
+ */
+function outcomeOf<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+  let value: T | PromiseLike<T>;
+  try {
+    value = fn(ctx);
+    if (value instanceof Promise && value.then === PROMISE_THEN) return value as Promise<T>;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return follow(value as T | PromiseLike<T>);
+}
+
+/** `thenable` adopted by a new native promise (a helper, so that `execute` itself captures nothing: no context per call). */
+function adopt<T>(thenable: PromiseLike<T>): Promise<T> {
+  return new Promise<T>((resolve) => resolve(thenable));
+}
 
 /**
  * A circuit breaker with Resilience4j's semantics: COUNT_BASED or TIME_BASED sliding windows,
@@ -146,27 +172,43 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
       this.#release(permit);
       return Promise.reject(error);
     }
-    // `invoke` settles exactly once, whatever `fn` returns (a hostile thenable included), and
-    // hands a plain native promise back as it is: one `then` follows it.
-    const outcome = invoke(fn, ctx);
+    // The outcome settles exactly once, whatever `fn` returns (a hostile thenable included); a
+    // plain native promise is followed as it is, with one native `then`.
+    const outcome = outcomeOf(fn, ctx);
     let recorded: Promise<T>;
+    try {
+      recorded = this.#follow(outcome, start, ctx, permit);
+    } catch {
+      // Only an object that merely looks like a native promise (`Object.create(Promise.prototype)`)
+      // gets here: the native `then` refused it before registering anything. Adopted like any
+      // thenable, it rejects with that TypeError.
+      recorded = this.#follow(adopt(outcome), start, ctx, permit);
+    }
+    // The caller's abort rejects at once (one listener per signal, whatever the number of calls).
+    return ctx.signal === NEVER_ABORTED ? recorded : raceAbort(recorded, ctx.signal);
+  }
+
+  /**
+   * Records `outcome` when it settles: the call's promise. The breaker's own pair of handlers
+   * when no other call holds them (the slot), else a closure. Throws only for an object that is
+   * not a real promise (the native `then` refuses it), before anything is registered or taken.
+   */
+  #follow<T>(outcome: Promise<T>, start: number, ctx: CallContext, permit: Permit): Promise<T> {
     if (this.#slotFree) {
-      // No other call holds the breaker's own pair of handlers: this one takes them (no closure).
+      // A method call, not `PROMISE_THEN.call` (some 15 ns more on this path in V8).
+      const recorded = outcome.then(this.#slotFulfilled as (value: T) => T, this.#slotRejected as (error: unknown) => Promise<T>);
+      // Handlers never run before the native `then` returns: the slot is set for them now.
       this.#slotFree = false;
       this.#slotStart = start;
       this.#slotContext = ctx;
       this.#slotPermit = permit;
       this.#slotPromise = outcome;
-      recorded = outcome.then(this.#slotFulfilled as (value: T) => T, this.#slotRejected as (error: unknown) => Promise<T>);
-    } else {
-      const held = permit;
-      recorded = outcome.then(
-        (value) => this.#fulfilled(value, start, held),
-        (error: unknown) => this.#rejected(error, start, ctx, held, outcome),
-      );
+      return recorded;
     }
-    // The caller's abort rejects at once (one listener per signal, whatever the number of calls).
-    return ctx.signal === NEVER_ABORTED ? recorded : raceAbort(recorded, ctx.signal);
+    return outcome.then(
+      (value) => this.#fulfilled(value, start, permit),
+      (error: unknown) => this.#rejected(error, start, ctx, permit, outcome),
+    );
   }
 
   // One pair of handlers per breaker, for the call that holds them (the slot): a call taking them

@@ -285,6 +285,25 @@ describe('CircuitBreaker.execute with hostile input', () => {
     expect(breaker.metrics).toMatchObject({ numberOfBufferedCalls: 3, numberOfFailedCalls: 2 });
   });
 
+  it('settles once for objects that only look like native promises', async () => {
+    const { breaker } = breakerOnClock(config);
+    const boom = new BoomError();
+    // Passes instanceof Promise, but the native then refuses it: rejects with that TypeError.
+    const fake = Object.create(Promise.prototype) as Promise<number>;
+    let call: Promise<number> | undefined;
+    expect(() => (call = breaker.execute(() => fake))).not.toThrow();
+    await expect(call).rejects.toThrow(TypeError);
+    // A real promise with a then getter of its own that throws: rejects with the getter's error.
+    const getter = Promise.resolve(1);
+    Object.defineProperty(getter, 'then', {
+      get() {
+        throw boom;
+      },
+    });
+    await expect(breaker.execute(() => getter)).rejects.toBe(boom);
+    expect(breaker.metrics).toMatchObject({ numberOfBufferedCalls: 2, numberOfFailedCalls: 2 });
+  });
+
   it('never throws synchronously for bad options or a bad fn, and takes no permit for them', async () => {
     const { breaker } = breakerOnClock({ ...config, permittedNumberOfCallsInHalfOpenState: 1, minimumNumberOfCalls: 1 }, 'pg');
     breaker.transitionToOpenState();
