@@ -67,6 +67,24 @@ describe('follow and invoke', () => {
     await expect(result).rejects.toThrow('getter');
   });
 
+  it('a native promise with a then getter of its own that throws is a rejection, not a sync throw', async () => {
+    const p = Promise.resolve(1);
+    Object.defineProperty(p, 'then', {
+      get(): never {
+        throw new Error('own getter');
+      },
+    });
+    let result: Promise<unknown> | undefined;
+    expect(() => (result = follow(p))).not.toThrow();
+    await expect(result).rejects.toThrow('own getter');
+  });
+
+  it('a subclass of Promise that keeps the native then is followed as it is', () => {
+    class Tracked<T> extends Promise<T> {}
+    const p = Tracked.resolve(1);
+    expect(follow(p)).toBe(p);
+  });
+
   it('invoke: a sync throw is a rejection, a plain value a resolution', async () => {
     await expect(
       invoke(() => {
