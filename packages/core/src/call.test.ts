@@ -79,10 +79,20 @@ describe('follow and invoke', () => {
     await expect(result).rejects.toThrow('own getter');
   });
 
-  it('a subclass of Promise that keeps the native then is followed as it is', () => {
+  it('a look-alike with no promise inside (Object.create(Promise.prototype)) is a rejection, not a sync throw', async () => {
+    const fake = Object.create(Promise.prototype) as Promise<number>;
+    let result: Promise<number> | undefined;
+    expect(() => (result = follow(fake))).not.toThrow();
+    expect(result).not.toBe(fake);
+    await expect(result).rejects.toThrow(TypeError);
+  });
+
+  it('a subclass of Promise is adopted once into a plain promise with its value', async () => {
     class Tracked<T> extends Promise<T> {}
     const p = Tracked.resolve(1);
-    expect(follow(p)).toBe(p);
+    const followed = follow(p);
+    expect(Object.getPrototypeOf(followed)).toBe(Promise.prototype);
+    await expect(followed).resolves.toBe(1);
   });
 
   it('invoke: a sync throw is a rejection, a plain value a resolution', async () => {

@@ -45,11 +45,13 @@ export function enterCall(options: ExecuteOptions | CallContext | null | undefin
  * ```
  */
 export function follow<T>(value: T | PromiseLike<T>): Promise<T> {
-  // One read of `then`, compared with the native one (a few ns; prototype and own-property checks
-  // cost ~15 ns more per call). A getter that throws is caught here and rejects through `new Promise`.
+  // A real, plain native promise: its `then` is the native one (one read, compared; prototype and
+  // own-property checks cost ~15 ns more per call) and `Promise.resolve` hands it back as it is
+  // (which `Object.create(Promise.prototype)`, with no promise inside, is not). A `then` or
+  // `constructor` getter that throws is caught here and rejects through `new Promise`.
   if (value instanceof Promise) {
     try {
-      if (value.then === nativeThen) return value as Promise<T>;
+      if (value.then === nativeThen && Promise.resolve(value) === value) return value as Promise<T>;
     } catch {
       // a hostile getter: adopted below, where its throw becomes the rejection
     }
