@@ -45,13 +45,14 @@ export function enterCall(options: ExecuteOptions | CallContext | null | undefin
  * ```
  */
 export function follow<T>(value: T | PromiseLike<T>): Promise<T> {
-  // A real, plain native promise: its `then` is the native one (one read, compared; prototype and
-  // own-property checks cost ~15 ns more per call) and `Promise.resolve` hands it back as it is
-  // (which `Object.create(Promise.prototype)`, with no promise inside, is not). A `then` or
-  // `constructor` getter that throws is caught here and rejects through `new Promise`.
+  // A promise whose `then` is the native one (one read, compared; prototype and own-property
+  // checks cost ~15 ns more per call): `Promise.resolve` hands a plain native promise back as it
+  // is, and adopts a subclass or a look-alike (`Object.create(Promise.prototype)`, no promise
+  // inside: its rejection is the returned promise's). A `then` or `constructor` getter that
+  // throws is caught here and rejects through `new Promise`.
   if (value instanceof Promise) {
     try {
-      if (value.then === nativeThen && Promise.resolve(value) === value) return value as Promise<T>;
+      if (value.then === nativeThen) return Promise.resolve(value) as Promise<T>;
     } catch {
       // a hostile getter: adopted below, where its throw becomes the rejection
     }
