@@ -56,11 +56,6 @@ type ErrorVerdict = typeof SUCCESS | typeof RECORDED | typeof IGNORED;
 
 const CALLBACK_FALLBACK = 'the call is recorded as an error';
 
-/** `thenable` adopted by a new native promise (a helper, so that `execute` itself captures nothing: no context per call). */
-function adopt<T>(thenable: PromiseLike<T>): Promise<T> {
-  return new Promise<T>((resolve) => resolve(thenable));
-}
-
 /**
  * A circuit breaker with Resilience4j's semantics: COUNT_BASED or TIME_BASED sliding windows,
  * failure and slow-call rates judged at `>=` once the minimum number of calls is recorded,
@@ -151,26 +146,16 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
       this.#release(permit);
       return Promise.reject(error);
     }
-    // The outcome settles exactly once, whatever `fn` returns (a hostile thenable included); a
-    // promise whose `then` is the native one is followed as it is, with one `then`.
-    const outcome = invoke(fn, ctx);
-    let recorded: Promise<T>;
-    try {
-      recorded = this.#follow(outcome, start, ctx, permit);
-    } catch {
-      // Only an object that merely looks like a native promise (`Object.create(Promise.prototype)`)
-      // gets here: the native `then` refused it before registering anything. Adopted like any
-      // thenable, it rejects with that TypeError.
-      recorded = this.#follow(adopt(outcome), start, ctx, permit);
-    }
+    // The outcome settles exactly once, whatever `fn` returns (a hostile thenable or a look-alike
+    // promise included: core's `invoke` adopts them); a native promise is followed as it is.
+    const recorded = this.#follow(invoke(fn, ctx), start, ctx, permit);
     // The caller's abort rejects at once (one listener per signal, whatever the number of calls).
     return ctx.signal === NEVER_ABORTED ? recorded : raceAbort(recorded, ctx.signal);
   }
 
   /**
    * Records `outcome` when it settles: the call's promise. The breaker's own pair of handlers
-   * when no other call holds them (the slot), else a closure. Throws only for an object that is
-   * not a real promise (the native `then` refuses it), before anything is registered or taken.
+   * when no other call holds them (the slot), else a closure.
    */
   #follow<T>(outcome: Promise<T>, start: number, ctx: CallContext, permit: Permit): Promise<T> {
     if (this.#slotFree) {
