@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keepAlive, onAbort, sleep } from './abort.js';
 import { systemClock } from './clock.js';
@@ -17,23 +18,13 @@ afterEach(() => {
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
-/** Whether `p` has settled, read after the microtasks run. */
-function track(p: Promise<unknown>): { settled: boolean; outcome?: unknown } {
-  const state: { settled: boolean; outcome?: unknown } = { settled: false };
-  p.then(
-    (v) => Object.assign(state, { settled: true, outcome: v }),
-    (e) => Object.assign(state, { settled: true, outcome: e }),
-  );
-  return state;
-}
-
 describe('sleep', () => {
   it('resolves after exactly ms on the clock, not before', async () => {
     const wait = track(sleep(clock, 500));
     await clock.advance(499);
     expect(wait.settled).toBe(false);
     await clock.advance(1);
-    expect(wait).toEqual({ settled: true, outcome: undefined });
+    expect(wait).toEqual({ state: 'fulfilled', settled: true, value: undefined });
   });
 
   it('with a signal: resolves after ms and leaves no listener on the signal', async () => {

@@ -20,6 +20,7 @@ export {
   toContext,
   type CallContext,
   type ExecuteOptions,
+  type Outcome,
   type Policy,
   type PolicyFn,
   type PolicyKind,

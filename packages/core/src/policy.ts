@@ -42,6 +42,18 @@ export interface ExecuteOptions {
 export type PolicyFn<T> = (ctx: CallContext) => T | PromiseLike<T>;
 
 /**
+ * How a call ended, as the callbacks that judge it see it: `{ result }` when `fn` resolved,
+ * `{ error }` when it threw or rejected. The one outcome type of every package (a retry's
+ * `intervalBiFunction`, a rate limiter's `drainPermissionsOnResult`, …).
+ *
+ * @example
+ * ```ts
+ * const drainOn429 = (outcome: Outcome) => 'error' in outcome && outcome.error instanceof HttpError && outcome.error.status === 429;
+ * ```
+ */
+export type Outcome<T = unknown> = { readonly error: unknown } | { readonly result: T };
+
+/**
  * The kinds of Breakwater's own policies; a user's policy may name its own.
  *
  * @example

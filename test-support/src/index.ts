@@ -1,0 +1,69 @@
+// Helpers shared by the tests of every package (a private workspace package: never published,
+// never a dependency of published code). One spelling of each, so a test reads the same anywhere.
+
+/** A promise settled by hand. */
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A promise to resolve or reject by hand.
+ *
+ * @example
+ * ```ts
+ * const gate = deferred<string>();
+ * const call = breaker.execute(() => gate.promise);
+ * gate.resolve('ok');
+ * ```
+ */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** What {@link track} knows of a promise: its state, and its value or error once settled. */
+export interface Tracked<T> {
+  state: 'pending' | 'fulfilled' | 'rejected';
+  /** `state !== 'pending'`. */
+  settled: boolean;
+  value?: T;
+  error?: unknown;
+}
+
+/**
+ * Follows a promise's state without awaiting it, and marks its rejection handled (no unhandled
+ * rejection from a promise a test only looks at).
+ *
+ * @example
+ * ```ts
+ * const call = track(limiter.acquirePermission());
+ * await clock.advance(99);
+ * expect(call.settled).toBe(false);
+ * ```
+ */
+export function track<T>(promise: Promise<T>): Tracked<T> {
+  const tracked: Tracked<T> = { state: 'pending', settled: false };
+  promise.then(
+    (value) => Object.assign(tracked, { state: 'fulfilled', settled: true, value }),
+    (error: unknown) => Object.assign(tracked, { state: 'rejected', settled: true, error }),
+  );
+  return tracked;
+}
+
+/**
+ * One macrotask turn: every pending promise callback has run.
+ *
+ * @example
+ * ```ts
+ * controller.abort();
+ * await flush();
+ * ```
+ */
+export const flush = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
