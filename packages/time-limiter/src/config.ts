@@ -46,7 +46,7 @@ const KEYS = ['timeoutDuration', 'cancelRunningFuture', 'clock'] as const;
 export const TIME_LIMITER_OPTIONS = KEYS;
 
 /** Checks the options once, with messages naming the limiter, the option and the value. */
-export function resolveConfig(name: string, config: TimeLimiterConfig | undefined): ResolvedTimeLimiterConfig {
+export function resolveTimeLimiterConfig(name: string, config: TimeLimiterConfig | undefined): ResolvedTimeLimiterConfig {
   const read = new ConfigReader<TimeLimiterConfig>('TimeLimiter', name, config, [...KEYS]);
   return Object.freeze({
     timeoutDuration: read.duration('timeoutDuration', 1000, { gt: 0 }),

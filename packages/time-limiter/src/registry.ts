@@ -1,5 +1,5 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
-import { resolveConfig, type TimeLimiterConfig } from './config.js';
+import { resolveTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
 import { TimeLimiter } from './time-limiter.js';
 
 /**
@@ -16,6 +16,6 @@ import { TimeLimiter } from './time-limiter.js';
 export class TimeLimiterRegistry extends Registry<TimeLimiter, TimeLimiterConfig> {
   constructor(options: RegistryOptions<TimeLimiterConfig> = {}) {
     // Each config is checked at construction (and when added), as a TimeLimiter would read it.
-    super('TimeLimiterRegistry', (name, config) => new TimeLimiter(name, config), options, (config, name) => void resolveConfig(name, config));
+    super('TimeLimiterRegistry', (name, config) => new TimeLimiter(name, config), options, (config, name) => void resolveTimeLimiterConfig(name, config));
   }
 }

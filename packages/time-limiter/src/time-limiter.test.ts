@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { NEVER_ABORTED, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { deferred, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeLimiter, TimeLimiterRegistry } from './index.js';
 
@@ -12,27 +13,6 @@ beforeEach(() => {
 afterEach(() => {
   expect(clock.pendingTimers).toBe(0);
 });
-
-/** A promise settled by hand. */
-function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Settles the call's promise into a plain record, so a test can look at it later. */
-function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown } {
-  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
 
 function limiter(config: ConstructorParameters<typeof TimeLimiter>[1] = {}): TimeLimiter {
   return new TimeLimiter('pg', { clock, timeoutDuration: 1000, ...config });
@@ -47,7 +27,7 @@ describe('TimeLimiter: in time', () => {
     await clock.advance(400);
     work.resolve('receipt');
     await clock.advance(0);
-    expect(call).toEqual({ settled: true, value: 'receipt' });
+    expect(call).toEqual({ state: 'fulfilled', settled: true, value: 'receipt' });
     expect(clock.pendingTimers).toBe(0);
     expect(tl.metrics).toEqual({ numberOfSuccessfulCalls: 1, numberOfFailedCalls: 0, numberOfTimeouts: 0 });
   });

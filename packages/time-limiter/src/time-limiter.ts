@@ -10,7 +10,7 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { resolveConfig, type ResolvedTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
+import { resolveTimeLimiterConfig, type ResolvedTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
 import { TIME_LIMITER_EVENT_TYPES, type TimeLimiterEvents, type TimeLimiterMetrics } from './events.js';
 import { LimitedCall, type LimiterHost } from './limited-call.js';
 
@@ -49,7 +49,7 @@ export class TimeLimiter implements Policy, Observable<TimeLimiterEvents> {
     readonly name: string,
     config?: TimeLimiterConfig,
   ) {
-    this.config = resolveConfig(name, config);
+    this.config = resolveTimeLimiterConfig(name, config);
     const { clock, timeoutDuration, cancelRunningFuture } = this.config;
     this.#host = {
       name,
