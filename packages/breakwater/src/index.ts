@@ -1,6 +1,6 @@
 /**
  * Breakwater: composable resilience for TypeScript. This umbrella re-exports every policy
- * package, the builder and the core, so one import does:
+ * package, the builder, the core and `fromConfig` (`@breakwater/spring-config`), so one import does:
  *
  * @example
  * ```ts
@@ -18,4 +18,4 @@ export * from '@breakwater/retry';
 export * from '@breakwater/bulkhead';
 export * from '@breakwater/rate-limiter';
 export * from '@breakwater/decorators';
-export { fromConfig, type BreakwaterRegistries, type FromConfigOptions } from './from-config.js';
+export * from '@breakwater/spring-config';

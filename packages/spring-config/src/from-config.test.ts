@@ -7,7 +7,8 @@ import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { fromConfig, fromConfigKeyTable } from './from-config.js';
+import { fromConfig } from './from-config.js';
+import { fromConfigKeyTable } from './key-table.js';
 
 // What `yaml.parse(application.yml)` gives for the documents' settings.
 const applicationYml = {
