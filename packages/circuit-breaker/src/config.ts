@@ -153,7 +153,7 @@ export const MAX_SIZE = 1_000_000;
 const COUNT = { integer: true, gte: 1, lte: MAX_SIZE } as const;
 
 /** Checks every option once and applies the defaults; bad input throws naming breaker, option and value. */
-export function resolveConfig(name: string, config: CircuitBreakerConfig | undefined): ResolvedCircuitBreakerConfig {
+export function resolveCircuitBreakerConfig(name: string, config: CircuitBreakerConfig | undefined): ResolvedCircuitBreakerConfig {
   const read = new ConfigReader<CircuitBreakerConfig>('CircuitBreaker', name, config, KEYS);
   read.exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState');
   const waitFunction = read.fn<(attempt: number) => number>('waitIntervalFunctionInOpenState');

@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome.js';
+import { Outcome } from './outcome.js';
 import { CountWindow } from './windows/count-window.js';
 import { TimeWindow } from './windows/time-window.js';
 import type { SlidingWindow, WindowTotals } from './windows/window.js';
@@ -70,29 +70,24 @@ export function judge(totals: WindowTotals, t: Thresholds): Exceeded {
 export class StateMetrics {
   numberOfNotPermittedCalls = 0;
   /**
-   * When the last verdict was 0 (both rates judged, both below their thresholds): 0 for a count
-   * window, the second (`floor(now / 1000)`) it was given in for a time window; NaN otherwise.
-   * A plain success recorded after such a verdict — at any time in a count window, in that same
-   * second in a time window (no bucket can have fallen out) — lowers or keeps both rates and
-   * keeps the minimum met, so the verdict is still 0 and is not worked out again.
+   * The window's {@link SlidingWindow.epoch} when the last verdict was 0 (both rates judged, both
+   * below their thresholds); NaN when it was anything else. A SUCCESS recorded in that same epoch
+   * cannot change such a verdict, so the success path skips working it out again.
    */
-  #clearSince = NaN;
-  readonly #timeBased: boolean;
+  #belowThresholdsInEpoch = NaN;
 
   constructor(
     readonly window: SlidingWindow,
     readonly thresholds: Thresholds,
-  ) {
-    this.#timeBased = !(window instanceof CountWindow);
-  }
+  ) {}
 
   /** Records an outcome and returns the verdict on the window after it. */
   record(outcome: Outcome, now: number): Exceeded {
-    this.window.record(outcome, now);
-    const since = this.#timeBased ? Math.floor(now / 1000) : 0;
-    if (outcome === 0 && this.#clearSince === since) return 0;
-    const verdict = judge(this.window, this.thresholds);
-    this.#clearSince = verdict === 0 ? since : NaN;
+    const window = this.window;
+    window.record(outcome, now);
+    if (outcome === Outcome.SUCCESS && this.#belowThresholdsInEpoch === window.epoch) return 0;
+    const verdict = judge(window, this.thresholds);
+    this.#belowThresholdsInEpoch = verdict === 0 ? window.epoch : NaN;
     return verdict;
   }
 

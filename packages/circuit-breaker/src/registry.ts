@@ -1,6 +1,6 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { resolveConfig, type CircuitBreakerConfig } from './config.js';
+import { resolveCircuitBreakerConfig, type CircuitBreakerConfig } from './config.js';
 
 /**
  * Get-or-create storage of named circuit breakers with shared configs. Change a breaker's
@@ -16,6 +16,6 @@ import { resolveConfig, type CircuitBreakerConfig } from './config.js';
  */
 export class CircuitBreakerRegistry extends Registry<CircuitBreaker, CircuitBreakerConfig> {
   constructor(options: RegistryOptions<CircuitBreakerConfig> = {}) {
-    super('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), options, (config, configName) => void resolveConfig(configName, config));
+    super('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), options, (config, configName) => void resolveCircuitBreakerConfig(configName, config));
   }
 }

@@ -69,7 +69,7 @@ export interface OpenState {
  * HALF_OPEN: hands out `available` permits and decides on the trial calls. A call of `execute`
  * holds this very object as its permit (so a permit of an earlier HALF_OPEN is never given back to
  * a later one, and each call gives its own back at most once); permits taken through the public
- * `tryAcquirePermission` are counted in `userHeld`, so `releasePermission` can never give back more
+ * `tryAcquirePermission` are counted in `apiHeld`, so `releasePermission` can never give back more
  * than those.
  */
 export interface HalfOpenState {
@@ -79,7 +79,7 @@ export interface HalfOpenState {
   /** Permits not yet handed out. */
   available: number;
   /** Permits handed out by `tryAcquirePermission` / `acquirePermission` and neither recorded nor released. */
-  userHeld: number;
+  apiHeld: number;
   /** The timer of `maxWaitDurationInHalfOpenState`, if set. */
   timer: TimerHandle | undefined;
 }

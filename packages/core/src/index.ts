@@ -27,7 +27,7 @@ export {
 } from './policy.js';
 export { keepAlive, onAbort, sleep } from './abort.js';
 export { enterCall, follow, invoke, raceAbort } from './call.js';
-export { isLayerPolicy, type InnerLayers, type LayerPolicy } from './layer.js';
+export { isArgsAwareLayer, type ArgsAwareLayer, type InnerLayers } from './layer.js';
 export { callbackThrew, describeThrown, warnOnce } from './warn.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';

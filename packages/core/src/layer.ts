@@ -7,12 +7,12 @@ import type { CallContext, Policy, PolicyFn } from './policy.js';
 // `(error, ...args)`) implements `runLayer` as well, and the builder calls that instead:
 //
 //   pipeline.wrap(fn)(...args)
-//     → outer.execute(…)                      a plain Policy: sees the context only
-//       → fallback.runLayer(inner, fn, ctx, args)   a LayerPolicy: sees the arguments too
-//         → inner(fn, ctx, args)              the layers inside, then fn(ctx, ...args)
+//     → breaker.execute(…)                          a plain Policy: sees the context only
+//       → fallback.runLayer(inner, fn, ctx, args)   an ArgsAwareLayer: sees the arguments too
+//         → inner(fn, ctx, args)                    the layers inside, then fn(ctx, ...args)
 
 /**
- * The layers inside a layer, then the function: what a {@link LayerPolicy} calls to go on with
+ * The layers inside a layer, then the function: what an {@link ArgsAwareLayer} calls to go on with
  * the call. Pass `fn` and `args` through as they were given; `ctx` is the context the inner
  * layers and `fn` get (the one received, or one derived from it: a signal of your own, say).
  * Returns a promise; it may be a look-alike, so adopt it once with `follow` before chaining on it.
@@ -25,9 +25,10 @@ import type { CallContext, Policy, PolicyFn } from './policy.js';
 export type InnerLayers = (fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]) => Promise<unknown>;
 
 /**
- * A `Policy` that, as a layer of a pipeline, also sees the arguments of the wrapped function:
- * `decorate()` calls `runLayer` instead of `execute` for it. `args` are the arguments the
- * wrapped function was called with (`pipeline.wrap(fn)(...args)`, `policy.decorate(fn)(...args)`),
+ * What a `Policy` adds to be a layer that also sees the arguments of the wrapped function:
+ * `decorate()` calls `runLayer` instead of `execute` for a policy that has it
+ * (`implements Policy, ArgsAwareLayer`; a Fallback is one). `args` are the arguments the wrapped
+ * function was called with (`pipeline.wrap(fn)(...args)`, `policy.decorate(fn)(...args)`),
  * and an empty array for `execute(fn)`. `ctx` is a valid context whose signal had not aborted
  * when the call entered the pipeline. The same rules as `execute` hold: never throw
  * synchronously, follow `ctx.signal`, settle once. A policy whose `execute` is itself a layer
@@ -36,7 +37,7 @@ export type InnerLayers = (fn: PolicyFn<unknown>, ctx: CallContext, args: readon
  * @example
  * ```ts
  * // Logs the arguments of each call that fails.
- * class LogFailures implements LayerPolicy {
+ * class LogFailures implements Policy, ArgsAwareLayer {
  *   readonly kind = 'logFailures';
  *   constructor(readonly name: string) {}
  *   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
@@ -54,7 +55,7 @@ export type InnerLayers = (fn: PolicyFn<unknown>, ctx: CallContext, args: readon
  * const getQuote = decorate().with(new LogFailures('quotes')).withRetry(retry).wrap((ctx, symbol: string) => api.quote(symbol, ctx.signal));
  * ```
  */
-export interface LayerPolicy extends Policy {
+export interface ArgsAwareLayer {
   /**
    * Runs one call through this layer: `inner(fn, ctx, args)` runs the layers inside and `fn`.
    * Resolves to the value the caller gets, or rejects with the error the caller gets.
@@ -63,14 +64,14 @@ export interface LayerPolicy extends Policy {
 }
 
 /**
- * Whether `policy` implements {@link LayerPolicy} (has a `runLayer` method). The builder asks
+ * Whether `policy` implements {@link ArgsAwareLayer} (has a `runLayer` method). The builder asks
  * once per layer, when a pipeline is built.
  *
  * @example
  * ```ts
- * const step = isLayerPolicy(policy) ? (inner: InnerLayers) => (fn, ctx, args) => policy.runLayer(inner, fn, ctx, args) : viaExecute(policy);
+ * const step = isArgsAwareLayer(policy) ? (inner: InnerLayers) => (fn, ctx, args) => policy.runLayer(inner, fn, ctx, args) : viaExecute(policy);
  * ```
  */
-export function isLayerPolicy(policy: Policy): policy is LayerPolicy {
-  return typeof (policy as Partial<LayerPolicy>).runLayer === 'function';
+export function isArgsAwareLayer<P extends Policy>(policy: P): policy is P & ArgsAwareLayer {
+  return typeof (policy as Partial<ArgsAwareLayer>).runLayer === 'function';
 }

@@ -20,6 +20,8 @@ export class CountWindow implements SlidingWindow {
   failed = 0;
   slow = 0;
   slowFailed = 0;
+  /** Always 0: a call leaves a count window only as a newer one takes its place (see {@link SlidingWindow.epoch}). */
+  readonly epoch = 0;
 
   constructor(readonly size: number) {
     this.#ring = new Uint8Array(size);

@@ -62,6 +62,11 @@ export class TimeWindow implements SlidingWindow {
     }
   }
 
+  /** The second the window has moved to: at a new one, whole buckets may fall out (see {@link SlidingWindow.epoch}). */
+  get epoch(): number {
+    return this.#second;
+  }
+
   at(now: number): WindowTotals {
     const second = Math.floor(now / 1000);
     if (second <= this.#second) return this;

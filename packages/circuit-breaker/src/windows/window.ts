@@ -37,4 +37,12 @@ export interface SlidingWindow extends WindowTotals {
   record(outcome: Outcome, now: number): void;
   /** Moves the window to `now` (a time window drops the seconds that fell out), and returns it. */
   at(now: number): WindowTotals;
+  /**
+   * Changes only when calls may have left the window other than by being replaced by a newer one:
+   * a time window's current second (at a new second, whole buckets fall out), a count window's
+   * constant 0 (a call leaves it only as a newer one takes its place). While it stays the same,
+   * recording a SUCCESS can only lower or keep both rates and never lowers the number of calls, so
+   * a verdict of "below both thresholds" taken since still holds.
+   */
+  readonly epoch: number;
 }
