@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
-import { track } from '@breakwater/test-support';
+import { flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keepAlive, onAbort, sleep } from './abort.js';
+import { onAbort, sleep } from './abort.js';
 import { systemClock } from './clock.js';
 import { NEVER_ABORTED } from './policy.js';
 import { VirtualClock } from './virtual-clock.js';
@@ -17,6 +17,9 @@ afterEach(() => {
 });
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
+
+/** Handles that keep the loop alive right now (ref'd timers and intervals), as Node counts them. */
+const refdTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('sleep', () => {
   it('resolves after exactly ms on the clock, not before', async () => {
@@ -93,16 +96,21 @@ describe('sleep', () => {
     expect(wait.settled).toBe(true);
   });
 
-  it('refs the system timer it awaits (an awaited back-off keeps the process alive), and clears it on abort', async () => {
+  it('keeps the process alive while it waits on the system clock (one shared handle, the timer itself stays unref\'d), and lets go on abort', async () => {
     const setTimeoutSpy = vi.spyOn(systemClock, 'setTimeout');
     try {
+      await flush();
+      const before = refdTimers();
       const controller = new AbortController();
       const wait = sleep(systemClock, 60_000, controller.signal);
       const handle = setTimeoutSpy.mock.results[0]!.value as ReturnType<typeof setTimeout>;
-      expect(handle.hasRef()).toBe(true);
+      expect(handle.hasRef()).toBe(false);
+      expect(refdTimers()).toBe(before + 1);
       controller.abort('done');
       await expect(wait).rejects.toBe('done');
       expect(listeners(controller.signal)).toBe(0);
+      await flush();
+      expect(refdTimers()).toBe(before);
     } finally {
       setTimeoutSpy.mockRestore();
     }
@@ -201,23 +209,5 @@ describe('onAbort', () => {
     expect(listener).not.toHaveBeenCalled();
     stop();
     expect(listeners(signal)).toBe(0);
-  });
-});
-
-describe('keepAlive', () => {
-  it('refs a system timer (an awaited wait keeps the process alive) and returns it', () => {
-    const timer = systemClock.setTimeout(() => {}, 60_000) as ReturnType<typeof setTimeout>;
-    expect(timer.hasRef()).toBe(false);
-    expect(keepAlive(timer)).toBe(timer);
-    expect(timer.hasRef()).toBe(true);
-    systemClock.clearTimeout(timer);
-  });
-
-  it('leaves a timer without ref (a VirtualClock one) as it is', () => {
-    const clock = new VirtualClock();
-    const timer = clock.setTimeout(() => {}, 10);
-    expect(keepAlive(timer)).toBe(timer);
-    clock.clearTimeout(timer);
-    expect(clock.pendingTimers).toBe(0);
   });
 });

@@ -1,26 +1,11 @@
 import type { Clock } from './clock.js';
+import { holdProcess, releaseProcess } from './keep-alive.js';
 import { NEVER_ABORTED } from './policy.js';
 import { describeThrown, warnOnce } from './warn.js';
 
 /**
- * Makes a timer someone is awaiting (a retry's back-off, a queue's wait) keep the process alive,
- * as any pending sleep would: `systemClock` timers are unref'd, so a script whose only pending work
- * is `await retry.execute(…)` would otherwise exit in the middle of the back-off. Timers of other
- * clocks (no `ref` method) are left as they are. Returns the timer.
- *
- * @example
- * ```ts
- * const timer = keepAlive(clock.setTimeout(grant, waitMs));
- * ```
- */
-export function keepAlive<H>(timer: H): H {
-  (timer as { ref?: () => void }).ref?.();
-  return timer;
-}
-
-/**
- * Waits `ms` on `clock` (keeping the process alive meanwhile); rejects at once with `signal.reason`
- * when the signal aborts (at once, too, when it already has). The timer and the abort listener
+ * Waits `ms` on `clock`, keeping the process alive meanwhile ({@link holdProcess}); rejects at
+ * once with `signal.reason` when the signal aborts (at once, too, when it already has). The timer and the abort listener
  * are both removed whichever comes first, so a long-lived signal keeps no listener of a wait that
  * has ended. With no signal, or {@link NEVER_ABORTED}, no listener is added at all.
  *
@@ -30,19 +15,28 @@ export function keepAlive<H>(timer: H): H {
  * ```
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal === undefined || signal === NEVER_ABORTED) return new Promise<void>((resolve) => void keepAlive(clock.setTimeout(resolve, ms)));
+  if (signal === undefined || signal === NEVER_ABORTED) {
+    return new Promise<void>((resolve) => {
+      const timer = clock.setTimeout(() => {
+        if (holding) releaseProcess();
+        resolve();
+      }, ms);
+      const holding = holdProcess(timer);
+    });
+  }
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const stop = onAbort(signal, () => {
       clock.clearTimeout(timer);
+      if (holding) releaseProcess();
       reject(signal.reason);
     });
-    const timer = keepAlive(
-      clock.setTimeout(() => {
-        stop();
-        resolve();
-      }, ms),
-    );
+    const timer = clock.setTimeout(() => {
+      stop();
+      if (holding) releaseProcess();
+      resolve();
+    }, ms);
+    const holding = holdProcess(timer);
   });
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { keepAlive } from './abort.js';
+import { holdProcess, releaseProcess } from './keep-alive.js';
 import { systemClock } from './clock.js';
 
 /** Node's fake timers, with `performance.now()` (which systemClock reads) following their fake time. */
@@ -143,13 +143,13 @@ describe('systemClock on the real clock', () => {
         const ms = 1 + ((i * 7.3) % 30) + 0.7;
         const due = systemClock.now() + ms;
         return new Promise<void>((resolve) => {
-          keepAlive(
-            systemClock.setTimeout(() => {
-              const late = systemClock.now() - due;
-              if (late < 0) early.push(late);
-              resolve();
-            }, ms),
-          );
+          const timer = systemClock.setTimeout(() => {
+            const late = systemClock.now() - due;
+            if (late < 0) early.push(late);
+            releaseProcess();
+            resolve();
+          }, ms);
+          holdProcess(timer);
         });
       }),
     );

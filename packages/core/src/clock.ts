@@ -41,8 +41,8 @@ const MAX_NODE_DELAY = 2 ** 31 - 1;
  * the clock, arms Node's timer for the delay rounded up, and when Node fires early re-arms for
  * what is left: `fn` never runs before its due time. A delay longer than Node allows is armed in
  * slices of at most {@link MAX_NODE_DELAY}; `Infinity` is never armed. Unref'd unless `ref()`'d;
- * `ref()` / `unref()` / `hasRef()` behave like a Node `Timeout`'s (`keepAlive` refs the timer a
- * caller awaits).
+ * `ref()` / `unref()` / `hasRef()` behave like a Node `Timeout`'s (having `ref` marks it as a timer
+ * that could keep the process alive: see `holdProcess`).
  */
 class SystemTimer {
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -100,7 +100,7 @@ function fire(timer: SystemTimer): void {
 
 /**
  * The real clock: `performance.now()` and Node's timers, `unref`'d so that a pending background
- * timer never keeps the process alive (a wait a caller awaits is `ref`'d by `keepAlive`). A timer
+ * timer never keeps the process alive (a wait a caller awaits holds the process with `holdProcess`). A timer
  * never fires before its due time as `now()` reads it (Node's own timers can run up to a few
  * milliseconds early: they truncate fractions and count from a stale loop time). A delay longer
  * than Node's limit (2^31 - 1 ms, about 24.8 days) is honoured, and `Infinity` never fires.

@@ -25,10 +25,12 @@ export {
   type PolicyFn,
   type PolicyKind,
 } from './policy.js';
-export { keepAlive, onAbort, sleep } from './abort.js';
+export { onAbort, sleep } from './abort.js';
+export { holdProcess, keepAlive, releaseProcess } from './keep-alive.js';
 export { enterCall, follow, invoke, raceAbort } from './call.js';
 export { isArgsAwareLayer, type ArgsAwareLayer, type InnerLayers } from './layer.js';
 export { callbackThrew, describeThrown, warnOnce } from './warn.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';
+export { WaitQueue, type Waiter, type WaitQueueOptions } from './wait-queue.js';
