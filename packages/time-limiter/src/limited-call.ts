@@ -1,6 +1,17 @@
-import { follow, NEVER_ABORTED, onAbort, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import {
+  follow,
+  holdProcess,
+  NEVER_ABORTED,
+  onAbort,
+  releaseProcess,
+  TimeoutError,
+  type CallContext,
+  type Clock,
+  type EventPublisher,
+  type PolicyFn,
+  type TimerHandle,
+} from '@breakwater/core';
 import type { TimeLimiterEvents } from './events.js';
-import { hold, holdsProcess, release } from './keep-alive.js';
 
 /** What every call of one limiter shares: its settings, counters and events (one object per limiter). */
 export interface LimiterHost {
@@ -30,7 +41,7 @@ const noop = (): void => {};
  * result is dropped and a late rejection swallowed (a handler is always attached). Whatever `fn`
  * returns or throws — a hostile thenable included — the call settles and is counted exactly once
  * and the constructor never throws. The race is a wait the caller awaits: while it runs it keeps
- * the process alive, like a socket would (keep-alive.ts). The caller's signal is followed through core's
+ * the process alive, like a socket would (core's `holdProcess`). The caller's signal is followed through core's
  * `onAbort` hub: one listener on it for all of Breakwater, removed when the call ends.
  */
 export class LimitedCall<T> implements CallContext {
@@ -44,7 +55,7 @@ export class LimitedCall<T> implements CallContext {
   /** Why the work's signal aborts, once the call timed out or was aborted. */
   #reason: unknown;
   #timer: TimerHandle | undefined;
-  /** Whether this race holds the process alive (see keep-alive.ts), until it ends. */
+  /** Whether this race holds the process alive (core's `holdProcess`), until it ends. */
   #holding = false;
   /** Stops following the caller's signal. */
   #unfollow: () => void = noop;
@@ -93,11 +104,8 @@ export class LimitedCall<T> implements CallContext {
       else this.#unfollow = onAbort(outer, () => this.#abort());
     }
     if (this.#state === RUNNING && host.timeoutMs !== Infinity) {
-      const timer = (this.#timer = host.clock.setTimeout(() => this.#timeout(), host.timeoutMs));
-      if (holdsProcess(timer)) {
-        this.#holding = true;
-        hold();
-      }
+      this.#timer = host.clock.setTimeout(() => this.#timeout(), host.timeoutMs);
+      this.#holding = holdProcess(this.#timer);
     }
     running.then(
       (v) => {
@@ -131,7 +139,7 @@ export class LimitedCall<T> implements CallContext {
     }
     if (this.#holding) {
       this.#holding = false;
-      release();
+      releaseProcess();
     }
     this.#unfollow();
     this.#unfollow = noop;
