@@ -1,14 +1,15 @@
-import type { CallContext, PolicyFn } from '@breakwater/core';
+import type { InnerLayers } from '@breakwater/core';
 
 /**
- * One precomposed step of a pipeline: runs `fn` through this layer and every layer inside it.
- * `args` are the arguments of a wrapped function (empty for `execute`); only a fallback reads them.
+ * The composed layers from one point inwards, then `fn` (core's `InnerLayers`): runs `fn`
+ * through them. `args` are the arguments of a wrapped function (empty for `execute`); only an
+ * `ArgsAwareLayer` (a fallback) reads them.
  * @internal
  */
-export type Chain = (fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]) => Promise<unknown>;
+export type Chain = InnerLayers;
 
 /** Builds the step of one layer from the step of the layer inside it. @internal */
-export type LayerStep = (next: Chain) => Chain;
+export type LayerStep = (inner: Chain) => Chain;
 
 /** The arguments of `execute`: none. Shared, so `execute` allocates no array. @internal */
 export const NO_ARGS: readonly unknown[] = Object.freeze([]);

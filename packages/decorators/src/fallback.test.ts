@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { BreakwaterError, CallNotPermittedError, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Fallback, type FallbackEvents } from './index.js';
-import { after, fakeRetry, fakeTimeLimiter, recorder } from './fakes.js';
+import { after, fakeRetry, fakeTimeLimiter, recorder } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {

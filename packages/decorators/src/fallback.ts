@@ -3,112 +3,32 @@ import {
   ConfigReader,
   enterCall,
   EventPublisher,
-  errorMatcher,
   follow,
   NEVER_ABORTED,
   onAbort,
   ROOT_CONTEXT,
   type AnyEventOf,
+  type ArgsAwareLayer,
   type CallContext,
-  type Clock,
-  type ErrorClass,
-  type ErrorPredicate,
   type EventOf,
+  type ErrorPredicate,
   type ExecuteOptions,
+  type InnerLayers,
   type Observable,
   type PolicyFn,
 } from '@breakwater/core';
-import { NO_ARGS, terminal, type Chain } from './chain.js';
+import { NO_ARGS, terminal } from './chain.js';
+import {
+  EVENT_TYPES,
+  everyError,
+  readOn,
+  type FallbackEvents,
+  type FallbackHandler,
+  type FallbackMetrics,
+  type FallbackOptions,
+} from './fallback-options.js';
 
-/**
- * What a fallback does with an error it handles: returns (or resolves to) the value the caller
- * gets instead. It is given the error and the arguments of the wrapped function (none for
- * `execute`). Annotate the arguments as you like: `(error, req: PaymentRequest) => …`.
- *
- * @example
- * ```ts
- * const handler: FallbackHandler<Quote> = (error, req: QuoteRequest) => cache.lastQuote(req.symbol);
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type FallbackHandler<G> = (error: unknown, ...args: any[]) => G | PromiseLike<G>;
-
-/**
- * Which errors a fallback handles: error classes (is-a, `instanceof`) or a predicate.
- * Unset: every error.
- *
- * @example
- * ```ts
- * const on: FallbackOn = [CallNotPermittedError, TimeoutError];
- * const alsoOn: FallbackOn = (e) => (e as { status?: number }).status === 503;
- * ```
- */
-export type FallbackOn = readonly ErrorClass[] | ErrorPredicate;
-
-/**
- * Options of {@link Fallback}.
- *
- * @example
- * ```ts
- * const options: FallbackOptions = { on: [CallNotPermittedError], clock };
- * ```
- */
-export interface FallbackOptions {
-  /** The errors to handle; default every error. Others are rethrown as they are. */
-  readonly on?: FallbackOn | undefined;
-  /** The clock of the events' `at`; default `systemClock`. */
-  readonly clock?: Clock | undefined;
-}
-
-/**
- * The events of a {@link Fallback}: `fallback` when the handler is about to be called for an
- * error, `ignoredError` when an error passes through (not matched by `on`, or the caller's own
- * abort).
- *
- * @example
- * ```ts
- * fallback.on('fallback', (e: EventOf<FallbackEvents, 'fallback'>) => log.warn('served from cache', e.error));
- * ```
- */
-export type FallbackEvents = {
-  fallback: { readonly error: unknown };
-  ignoredError: { readonly error: unknown };
-};
-
-/** The event types a Fallback publishes (`on()` refuses any other, suggesting the closest). */
-const EVENT_TYPES: readonly (keyof FallbackEvents)[] = ['fallback', 'ignoredError'];
-
-/**
- * A snapshot of a {@link Fallback}'s counters since it was created.
- *
- * @example
- * ```ts
- * const { numberOfFallbackCalls } = fallback.metrics;
- * ```
- */
-export interface FallbackMetrics {
-  /** Calls whose function succeeded (the handler was not needed). */
-  readonly numberOfSuccessfulCalls: number;
-  /** Calls whose error was handed to the handler. */
-  readonly numberOfFallbackCalls: number;
-  /** Calls whose error passed through unhandled. */
-  readonly numberOfIgnoredErrors: number;
-}
-
-/** What the pipeline builder needs of a Fallback beyond its public surface. @internal */
-export const fallbackInternals = {} as {
-  /** Runs `next` (the layers inside the fallback) and hands a matching error to the handler, with `args`. */
-  run(fallback: Fallback<unknown>, next: Chain, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown>;
-  /** Whether the fallback was built without `on` (it handles every error). */
-  handlesEveryError(fallback: Fallback<unknown>): boolean;
-};
-
-const everyError: ErrorPredicate = () => true;
-
-function isClass(fn: object): boolean {
-  const proto = (fn as { prototype?: unknown }).prototype;
-  return fn === Error || proto instanceof Error || /^class\b/.test(Function.prototype.toString.call(fn));
-}
+export type { FallbackEvents, FallbackHandler, FallbackMetrics, FallbackOn, FallbackOptions } from './fallback-options.js';
 
 /**
  * Turns errors into values: when the function it runs fails with an error matched by `on`
@@ -128,23 +48,22 @@ function isClass(fn: object): boolean {
  * const getQuote = decorate().with(cached).withCircuitBreaker(breaker).wrap((ctx, req: QuoteRequest) => api.quote(req, ctx));
  * ```
  */
-export class Fallback<G = unknown> implements Observable<FallbackEvents> {
+export class Fallback<G = unknown> implements ArgsAwareLayer, Observable<FallbackEvents> {
   /** `'fallback'`. */
   readonly kind = 'fallback' as const;
+  /**
+   * Whether it was built without `on`, so it turns every error into a value (`decorate()` warns
+   * when such a fallback sits inside a breaker or a retry, which would then never see a failure).
+   */
+  readonly handlesEveryError: boolean;
   readonly #handler: FallbackHandler<G>;
   readonly #matches: ErrorPredicate;
   /** What a throwing `on` is reported under (once): the user's predicate, or the array of classes. */
   readonly #on: object;
-  readonly #handlesEveryError: boolean;
   readonly #events: EventPublisher<FallbackEvents>;
   #successes = 0;
   #fallbacks = 0;
   #ignored = 0;
-
-  static {
-    fallbackInternals.run = (fallback, next, fn, ctx, args) => fallback.#run(next, fn, ctx, args);
-    fallbackInternals.handlesEveryError = (fallback) => fallback.#handlesEveryError;
-  }
 
   /**
    * @param name the fallback's name (events, `describe()`)
@@ -164,11 +83,11 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     if (on === undefined) {
       this.#matches = everyError;
       this.#on = everyError;
-      this.#handlesEveryError = true;
+      this.handlesEveryError = true;
     } else {
       this.#matches = readOn(read, on);
       this.#on = on;
-      this.#handlesEveryError = false;
+      this.handlesEveryError = false;
     }
     this.#events = new EventPublisher(name, read.clock(), `Fallback '${name}'`, EVENT_TYPES);
   }
@@ -200,7 +119,7 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     if (typeof fn !== 'function') return Promise.reject(new TypeError(`Fallback '${this.name}': execute(fn) needs a function, got ${typeof fn}`));
     const ctx = enterCall(options);
     if (ctx instanceof Promise) return ctx;
-    return this.#run(terminal, fn as PolicyFn<unknown>, ctx, NO_ARGS) as Promise<T | G>;
+    return this.runLayer(terminal, fn as PolicyFn<unknown>, ctx, NO_ARGS) as Promise<T | G>;
   }
 
   /**
@@ -214,7 +133,7 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
    */
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R | G> {
     if (typeof fn !== 'function') throw new TypeError(`Fallback '${this.name}': decorate(fn) needs a function, got ${typeof fn}`);
-    return (...args: A) => this.#run(terminal, () => fn(...args), ROOT_CONTEXT, args) as Promise<R | G>;
+    return (...args: A) => this.runLayer(terminal, () => fn(...args), ROOT_CONTEXT, args) as Promise<R | G>;
   }
 
   /**
@@ -249,16 +168,22 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
   }
 
   /**
-   * Runs `next` (the layers inside, then `fn`) and hands a matching error to the handler. The
-   * call settles once: with `fn`'s value, the handler's outcome, an error passed through, or —
-   * the moment the signal aborts, while `fn` or the handler runs — the signal's reason. Each
-   * call is counted once, when its outcome is decided (an abort while `fn` runs is an ignored
-   * error; after the handler started, it stays a fallback call).
+   * The layer protocol (`ArgsAwareLayer`, called by `decorate()`): runs `inner` (the layers
+   * inside, then `fn`) and hands a matching error to the handler, with `args`. The call settles
+   * once: with `fn`'s value, the handler's outcome, an error passed through, or — the moment the
+   * signal aborts, while `fn` or the handler runs — the signal's reason. Each call is counted
+   * once, when its outcome is decided (an abort while `fn` runs is an ignored error; after the
+   * handler started, it stays a fallback call).
+   *
+   * @example
+   * ```ts
+   * const value = await fallback.runLayer((fn, ctx) => invoke(fn, ctx), (ctx) => api.quote('X', ctx.signal), ROOT_CONTEXT, ['X']);
+   * ```
    */
-  #run(next: Chain, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
+  runLayer(inner: InnerLayers, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
     let outcome: Promise<unknown>;
     try {
-      outcome = follow(next(fn, ctx, args));
+      outcome = follow(inner(fn, ctx, args));
     } catch (error) {
       outcome = Promise.reject(error);
     }
@@ -270,51 +195,48 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
       this.#ignore(signal.reason);
       return Promise.reject(signal.reason);
     }
+    return this.#recoverUnlessAborted(outcome, signal, args);
+  }
+
+  /**
+   * Like `outcome.then(#succeeded, #recover)`, except that the call rejects with the signal's
+   * reason the moment `signal` aborts, while `fn` or the handler runs; the late outcome of
+   * either is then dropped. One abort listener for both phases.
+   */
+  #recoverUnlessAborted(outcome: Promise<unknown>, signal: AbortSignal, args: readonly unknown[]): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
-      let state = RUNNING;
-      const stop = onAbort(signal, () => {
-        if (state === RUNNING) this.#ignore(signal.reason);
-        state = DONE;
+      let state: CallState = FN_RUNNING;
+      const stopListening = onAbort(signal, () => {
+        if (state === FN_RUNNING) this.#ignore(signal.reason);
+        state = SETTLED;
         reject(signal.reason);
       });
+      const settle = (from: CallState, done: (result: unknown) => void) => (result: unknown) => {
+        if (state !== from) return;
+        state = SETTLED;
+        stopListening();
+        done(result);
+      };
       outcome.then(
         (value) => {
-          if (state !== RUNNING) return;
-          state = DONE;
-          stop();
-          this.#successes++;
-          resolve(value);
+          if (state === FN_RUNNING) this.#successes++;
+          settle(FN_RUNNING, resolve)(value);
         },
         (error: unknown) => {
-          if (state !== RUNNING) return;
+          if (state !== FN_RUNNING) return;
           if (!this.#handles(error)) {
-            state = DONE;
-            stop();
+            settle(FN_RUNNING, reject)(error);
             this.#ignore(error);
-            reject(error);
             return;
           }
-          state = HANDLING;
+          state = HANDLER_RUNNING;
           let handled: Promise<unknown>;
           try {
             handled = follow(this.#handle(error, args));
           } catch (thrown) {
             handled = Promise.reject(thrown);
           }
-          handled.then(
-            (value) => {
-              if (state !== HANDLING) return;
-              state = DONE;
-              stop();
-              resolve(value);
-            },
-            (thrown: unknown) => {
-              if (state !== HANDLING) return;
-              state = DONE;
-              stop();
-              reject(thrown);
-            },
-          );
+          handled.then(settle(HANDLER_RUNNING, resolve), settle(HANDLER_RUNNING, reject));
         },
       );
     });
@@ -345,6 +267,7 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
     }
   }
 
+  /** Counts an error that passes through (not matched by `on`, or the caller's abort) and publishes it. */
   #ignore(error: unknown): void {
     this.#ignored++;
     if (this.#events.wants('ignoredError')) this.#events.emit('ignoredError', { error });
@@ -358,20 +281,11 @@ export class Fallback<G = unknown> implements Observable<FallbackEvents> {
   }
 }
 
-const RUNNING = 0;
-const HANDLING = 1;
-const DONE = 2;
-const swallow = (): void => {};
+/** Where a call through a fallback with a signal stands (see `#recoverUnlessAborted`). */
+const FN_RUNNING = 0;
+const HANDLER_RUNNING = 1;
+const SETTLED = 2;
+type CallState = typeof FN_RUNNING | typeof HANDLER_RUNNING | typeof SETTLED;
 
-function readOn(read: ConfigReader<FallbackOptions>, on: unknown): ErrorPredicate {
-  if (Array.isArray(on)) {
-    if (on.length === 0) read.fail('on', 'a non-empty array of error classes, or a predicate (leave it out to handle every error)', on, 'type');
-    if (!on.every((c) => typeof c === 'function')) read.fail('on', 'an array of error classes, or a predicate', on, 'type');
-    return errorMatcher(on as readonly ErrorClass[], undefined, false);
-  }
-  if (typeof on === 'function') {
-    if (isClass(on)) read.fail('on', `an array of error classes or a predicate (write on: [${on.name}])`, on, 'type');
-    return on as ErrorPredicate;
-  }
-  return read.fail('on', 'an array of error classes, or a predicate', on, 'type');
-}
+/** Drops the late outcome of a call that is already over (no unhandled rejection). */
+const swallow = (): void => {};

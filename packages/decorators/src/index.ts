@@ -7,5 +7,5 @@ export {
   type FallbackOn,
   type FallbackOptions,
 } from './fallback.js';
-export type { PipelineWarning, PipelineWarningCode } from './warnings.js';
+export type { PipelineWarning, PipelineWarningCode } from './kinds.js';
 export type { CallContext, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';

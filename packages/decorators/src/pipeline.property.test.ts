@@ -2,7 +2,7 @@ import { toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline, type PipelineWarningCode } from './index.js';
-import { run } from './fakes.js';
+import { run } from './test-support.js';
 
 type Kind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'hedge' | 'fallback' | 'fallbackOn';
 const KINDS: readonly Kind[] = ['retry', 'circuitBreaker', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'hedge', 'fallback', 'fallbackOn'];

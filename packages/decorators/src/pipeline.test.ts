@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { ROOT_CONTEXT, TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';
-import { after, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder } from './fakes.js';
+import { after, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {

@@ -2,8 +2,6 @@ import {
   describeValue,
   enterCall,
   follow,
-  invoke,
-  NEVER_ABORTED,
   raceAbort,
   toContext,
   type CallContext,
@@ -11,116 +9,14 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { compose, NO_ARGS, terminal, type Chain, type LayerStep } from './chain.js';
-import { layerLabel } from './describe.js';
-import { Fallback, fallbackInternals, type FallbackHandler, type FallbackOn } from './fallback.js';
-import { findWarnings, type PipelineWarning } from './warnings.js';
+import { compose, NO_ARGS, terminal, type Chain } from './chain.js';
+import { checkWithFallbackOptions, type WithFallbackOptions } from './fallback-options.js';
+import { Fallback, type FallbackHandler } from './fallback.js';
+import { checkKind, checkPolicy, findWarnings, withPermits, type PipelineWarning, type RateLimiterLike } from './kinds.js';
+import { layerOf, type PipelineLayer } from './layers.js';
 
-/**
- * A rate limiter as `withRateLimiter` sees it: a `Policy` of kind `'rateLimiter'`, with an
- * optional `withPermits(n)` giving a policy that takes `n` permits per call.
- *
- * @example
- * ```ts
- * const limiter: RateLimiterLike = new RateLimiter('pg', { limitForPeriod: 10 });
- * ```
- */
-export type RateLimiterLike = Policy & {
-  readonly kind: 'rateLimiter';
-  withPermits?(permits: number): Pick<Policy, 'execute'>;
-};
-
-/**
- * Options of {@link Pipeline.withFallback}.
- *
- * @example
- * ```ts
- * const options: WithFallbackOptions = { on: [CallNotPermittedError], name: 'cached-quote' };
- * ```
- */
-export interface WithFallbackOptions {
-  /** The errors the handler is for: error classes (is-a) or a predicate. Default: every error. */
-  readonly on?: FallbackOn | undefined;
-  /** The fallback's name in `describe()`; default `'fallback'`. */
-  readonly name?: string | undefined;
-}
-
-/** One layer: what runs, how it is printed and checked. */
-interface Layer {
-  readonly policy: Policy;
-  readonly kind: string;
-  readonly label: string;
-  readonly handlesEveryError: boolean;
-  readonly step: LayerStep;
-}
-
-/** A layer of any policy: it runs the layers inside it through `policy.execute`, passing down the context it is given. */
-function policyStep(policy: Pick<Policy, 'execute'>): LayerStep {
-  // A policy that calls its fn with no context (a hand-written one, say) passes down the one it got.
-  return (next) => (fn, ctx, args) => policy.execute((c) => next(fn, c ?? ctx, args), ctx);
-}
-
-/**
- * A layer of a bulkhead (semaphore or pool): like {@link policyStep}, except that when the signal
- * the layer was given aborts (the caller's, or an outer time limiter's on time-out), the slot is
- * held until `fn` — the attempt running inside the layer — really settles. The layers inside race
- * the signal and end at once, which the bulkhead would take for the end of its call and give its
- * slot to the next caller while `fn` still runs: more concurrent work on the backend than the
- * bulkhead allows. The call's own outcome is not delayed: the pipeline's entry (and the outer
- * layers) have already rejected it with the signal's reason. With no signal, nothing is added.
- */
-function holdingStep(policy: Pick<Policy, 'execute'>): LayerStep {
-  return (next) => (fn, ctx, args) => {
-    if (ctx.signal === NEVER_ABORTED) return policy.execute((c) => next(fn, c ?? ctx, args), ctx);
-    return policy.execute((c) => {
-      const inner = c ?? ctx;
-      let running: Promise<unknown> | undefined;
-      const outcome = follow(next((c2) => (running = invoke(fn, c2)), inner, args));
-      return outcome.then(
-        (value) => (inner.signal.aborted && running !== undefined ? running.then(() => value, () => value) : value),
-        (error: unknown) => (inner.signal.aborted && running !== undefined ? running.then(() => rethrow(error), () => rethrow(error)) : rethrow(error)),
-      );
-    }, ctx);
-  };
-}
-
-function rethrow(error: unknown): never {
-  throw error;
-}
-
-function fallbackStep(fallback: Fallback<unknown>): LayerStep {
-  return (next) => (fn, ctx, args) => fallbackInternals.run(fallback, next, fn, ctx, args);
-}
-
-function isPolicy(value: unknown): value is Policy {
-  const p = value as Partial<Policy> | null;
-  return typeof p === 'object' && p !== null && typeof p.execute === 'function' && typeof p.name === 'string' && typeof p.kind === 'string';
-}
-
-function checkPolicy(method: string, value: unknown): asserts value is Policy {
-  if (!isPolicy(value)) {
-    throw new TypeError(`${method}: expected a Policy (an object with a string name, a string kind and an execute method), got ${describeValue(value)}`);
-  }
-}
-
-function checkKind(method: string, value: unknown, kinds: readonly string[]): asserts value is Policy {
-  checkPolicy(method, value);
-  if (!kinds.includes(value.kind)) {
-    const expected = kinds.map((k) => `'${k}'`).join(' or ');
-    throw new TypeError(`${method}: expected a policy of kind ${expected}, got kind '${value.kind}' (${layerLabel(value.kind, value.name)})`);
-  }
-}
-
-function layerOf(policy: Policy, label = layerLabel(policy.kind, policy.name)): Layer {
-  if (policy instanceof Fallback) {
-    return { policy, kind: policy.kind, label, handlesEveryError: fallbackInternals.handlesEveryError(policy), step: fallbackStep(policy) };
-  }
-  const step = policy.kind === 'bulkhead' || policy.kind === 'poolBulkhead' ? holdingStep(policy) : policyStep(policy);
-  return { policy, kind: policy.kind, label, handlesEveryError: false, step };
-}
-
-/** Builds the empty pipeline (the constructor is private). */
-let emptyPipeline: (name: string) => Pipeline;
+export type { WithFallbackOptions } from './fallback-options.js';
+export type { RateLimiterLike } from './kinds.js';
 
 /**
  * An immutable, reusable stack of resilience layers, built by {@link decorate}. Layers nest in
@@ -148,10 +44,10 @@ export class Pipeline<F = never> {
   readonly policies: readonly Policy[];
   /** Orders that lose information, found once when the pipeline was built; empty when there are none. */
   readonly warnings: readonly PipelineWarning[];
-  readonly #layers: readonly Layer[];
+  readonly #layers: readonly PipelineLayer[];
   readonly #chain: Chain;
 
-  private constructor(name: string, layers: readonly Layer[]) {
+  private constructor(name: string, layers: readonly PipelineLayer[]) {
     this.name = name;
     this.#layers = layers;
     this.policies = Object.freeze(layers.map((l) => l.policy));
@@ -160,11 +56,20 @@ export class Pipeline<F = never> {
     Object.freeze(this);
   }
 
-  static {
-    emptyPipeline = (name) => new Pipeline(name, []);
+  /**
+   * Same as {@link decorate}: an empty pipeline named `name`.
+   *
+   * @example
+   * ```ts
+   * const pay = Pipeline.of('pay').withRetry(retry);
+   * ```
+   */
+  static of(name = 'pipeline'): Pipeline {
+    checkName('Pipeline.of', name);
+    return new Pipeline(name, []);
   }
 
-  #add<G = F>(layers: readonly Layer[]): Pipeline<G> {
+  #add<G = F>(layers: readonly PipelineLayer[]): Pipeline<G> {
     return new Pipeline<G>(this.name, [...this.#layers, ...layers]);
   }
 
@@ -238,18 +143,8 @@ export class Pipeline<F = never> {
   withRateLimiter(limiter: RateLimiterLike, permits?: number): Pipeline<F> {
     checkKind('withRateLimiter', limiter, ['rateLimiter']);
     if (permits === undefined || permits === 1) return this.#add([layerOf(limiter)]);
-    if (typeof permits !== 'number') throw new TypeError(`withRateLimiter: permits must be a number, got ${describeValue(permits)}`);
-    if (!Number.isInteger(permits) || permits < 1) throw new RangeError(`withRateLimiter: permits must be an integer >= 1, got ${describeValue(permits)}`);
-    const label = layerLabel(limiter.kind, limiter.name);
-    if (typeof limiter.withPermits !== 'function') {
-      throw new TypeError(`withRateLimiter: ${label} has no withPermits(n) method, so it cannot take ${permits} permits per call`);
-    }
-    const view = limiter.withPermits(permits);
-    if (typeof view !== 'object' || view === null || typeof view.execute !== 'function') {
-      throw new TypeError(`withRateLimiter: ${label}.withPermits(${permits}) must return a policy (with an execute method), got ${describeValue(view)}`);
-    }
-    const layer: Layer = { policy: limiter, kind: limiter.kind, label: `${label} (${permits} permits)`, handlesEveryError: false, step: policyStep(view) };
-    return this.#add([layer]);
+    const { view, label } = withPermits(limiter, permits);
+    return this.#add([layerOf(limiter, label, view)]);
   }
 
   /**
@@ -267,12 +162,7 @@ export class Pipeline<F = never> {
    * ```
    */
   withFallback<G>(handler: FallbackHandler<G>, options?: WithFallbackOptions): Pipeline<F | G> {
-    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
-      throw new TypeError(`withFallback: options must be an object, got ${describeValue(options)}`);
-    }
-    for (const key of Object.keys(options ?? {})) {
-      if (key !== 'on' && key !== 'name') throw new TypeError(`withFallback: unknown option '${key}' (known options: on, name)`);
-    }
+    checkWithFallbackOptions(options);
     const fallback = new Fallback<G>(options?.name ?? 'fallback', handler, options?.on === undefined ? undefined : { on: options.on });
     return this.#add<F | G>([layerOf(fallback as Policy & Fallback<G>)]);
   }
@@ -415,6 +305,10 @@ export class Pipeline<F = never> {
  * ```
  */
 export function decorate(name = 'pipeline'): Pipeline {
-  if (typeof name !== 'string' || name.length === 0) throw new TypeError(`decorate: name must be a non-empty string, got ${describeValue(name)}`);
-  return emptyPipeline(name);
+  checkName('decorate', name);
+  return Pipeline.of(name);
+}
+
+function checkName(method: string, name: unknown): void {
+  if (typeof name !== 'string' || name.length === 0) throw new TypeError(`${method}: name must be a non-empty string, got ${describeValue(name)}`);
 }
