@@ -107,7 +107,7 @@ const KEYS = [
 export const RETRY_OPTIONS = KEYS;
 
 /** Checks the options once, with messages naming the retry, the option and the value. */
-export function resolveConfig(name: string, config: RetryConfig | undefined): ResolvedRetryConfig {
+export function resolveRetryConfig(name: string, config: RetryConfig | undefined): ResolvedRetryConfig {
   const read = new ConfigReader<RetryConfig>('Retry', name, config, [...KEYS]);
   read.exclusive('waitDuration', 'intervalFunction');
   read.exclusive('waitDuration', 'intervalBiFunction');

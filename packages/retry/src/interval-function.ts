@@ -1,4 +1,4 @@
-import { describeValue, parseDuration, type Duration } from '@breakwater/core';
+import { describeValue, parseDuration, type Duration, type Outcome } from '@breakwater/core';
 
 /**
  * What a retry hands to an interval function besides the attempt number: its random source
@@ -30,13 +30,14 @@ export type IntervalFunction = (attempt: number, state?: IntervalState) => numbe
 
 /**
  * What the failed attempt gave: the error it threw, or the value `retryOnResult` asked to retry.
+ * Core's {@link Outcome} under the name this package has always exported.
  *
  * @example
  * ```ts
  * const wait = (attempt: number, outcome: RetryOutcome) => ('error' in outcome ? 1000 : 100) * attempt;
  * ```
  */
-export type RetryOutcome = { readonly error: unknown } | { readonly result: unknown };
+export type RetryOutcome = Outcome;
 
 /**
  * Like {@link IntervalFunction}, with the outcome of the failed attempt, e.g. to honour a
@@ -51,7 +52,7 @@ export type RetryOutcome = { readonly error: unknown } | { readonly result: unkn
  * new Retry('pg', { intervalBiFunction: honourRetryAfter, retryOnResult: (r: Response) => r.status === 503 });
  * ```
  */
-export type IntervalBiFunction = (attempt: number, outcome: RetryOutcome, state?: IntervalState) => number;
+export type IntervalBiFunction = (attempt: number, outcome: Outcome, state?: IntervalState) => number;
 
 const DEFAULT_INITIAL_INTERVAL = 500;
 const DEFAULT_MULTIPLIER = 1.5;

@@ -1,5 +1,5 @@
 import { Registry, type RegistryOptions } from '@breakwater/core';
-import { resolveConfig, type RetryConfig } from './config.js';
+import { resolveRetryConfig, type RetryConfig } from './config.js';
 import { Retry } from './retry.js';
 
 /**
@@ -18,6 +18,6 @@ import { Retry } from './retry.js';
 export class RetryRegistry extends Registry<Retry, RetryConfig> {
   constructor(options: RegistryOptions<RetryConfig> = {}) {
     // Each config is checked at construction (and when added), as a Retry would read it.
-    super('RetryRegistry', (name, config) => new Retry(name, config), options, (config, name) => void resolveConfig(name, config));
+    super('RetryRegistry', (name, config) => new Retry(name, config), options, (config, name) => void resolveRetryConfig(name, config));
   }
 }

@@ -1,8 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { VirtualClock } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry } from './index.js';
-import { scripted, track } from './test-helpers.js';
+import { scripted } from './test-support.js';
 
 let clock: VirtualClock;
 let caller: AbortController;

@@ -1,7 +1,8 @@
 import { VirtualClock } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaxRetriesExceededError, Retry, RetryBudget } from './index.js';
-import { scripted, track } from './test-helpers.js';
+import { scripted } from './test-support.js';
 
 let clock: VirtualClock;
 

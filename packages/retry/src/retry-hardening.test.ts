@@ -2,9 +2,10 @@ import { getEventListeners } from 'node:events';
 import { types } from 'node:util';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { CallNotPermittedError, VirtualClock, withoutStack, type CallContext } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
-import { scripted, track } from './test-helpers.js';
+import { scripted } from './test-support.js';
 
 // Issue 9: what using Retry as users and attackers would found, each held here.
 
@@ -97,7 +98,7 @@ describe('Retry: a throwing user callback never replaces the callâ€™s outcome (Â
     const { fn, starts } = scripted(clock, [{ value: 'busy' }, { value: 'strange' }]);
     const call = track(r.execute(fn));
     await clock.runAll();
-    expect(call).toEqual({ settled: true, value: 'strange' });
+    expect(call).toEqual({ state: 'fulfilled', settled: true, value: 'strange' });
     expect(starts).toEqual([0, 10]);
     expect(r.metrics).toEqual({ ...NO_CALLS, numberOfSuccessfulCallsWithoutRetryAttempt: 1, numberOfSuccessfulCallsWithRetryAttempt: 1 });
     expect(emitted()).toHaveLength(1);
@@ -118,7 +119,7 @@ describe('Retry: a throwing user callback never replaces the callâ€™s outcome (Â
     const { fn, starts } = scripted(clock, [{ value: 'busy' }, { value: 'busy' }, { value: 'ok' }]);
     const call = track(r.execute(fn));
     await clock.runAll();
-    expect(call).toEqual({ settled: true, value: 'ok' });
+    expect(call).toEqual({ state: 'fulfilled', settled: true, value: 'ok' });
     expect(starts).toEqual([0, 100, 200]);
     expect(consumed).toEqual([
       [1, 'busy'],

@@ -1,8 +1,8 @@
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { CallNotPermittedError, VirtualClock, type CallContext } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry, type RetryConfig } from './index.js';
-import { track } from './test-helpers.js';
 
 let clock: VirtualClock;
 

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { CallNotPermittedError, MaxRetriesExceededError, VirtualClock, type CallContext } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Retry, RetryBudget, type RetryConfig } from './index.js';
@@ -167,11 +168,7 @@ async function play(s: Scenario) {
     if (step.duration === 0) return new Promise(settle);
     return new Promise((resolve, reject) => clock.setTimeout(() => settle(resolve, reject), step.duration));
   };
-  const outcome: { settled: boolean; value?: unknown; error?: unknown } = { settled: false };
-  retry.execute(fn, { signal: caller.signal }).then(
-    (value) => Object.assign(outcome, { settled: true, value }),
-    (error: unknown) => Object.assign(outcome, { settled: true, error }),
-  );
+  const outcome = track(retry.execute(fn, { signal: caller.signal }));
   await clock.runAll();
   return { clock, caller, retry, events, starts, thrown, outcome };
 }
@@ -185,7 +182,7 @@ function checkAgainstModel(s: Scenario, run: Awaited<ReturnType<typeof play>>): 
   const ending = expected.ending;
   switch (ending.kind) {
     case 'value':
-      expect(outcome).toEqual({ settled: true, value: ending.value });
+      expect(outcome).toEqual({ state: 'fulfilled', settled: true, value: ending.value });
       break;
     case 'error':
       expect('error' in outcome).toBe(true);
@@ -250,15 +247,14 @@ describe('Retry against a reference model', () => {
         const clock = new VirtualClock();
         const caller = new AbortController();
         const retry = new Retry('prompt', { clock, maxAttempts: s.maxAttempts, waitDuration: 1000 });
-        const outcome: { settled: boolean; error?: unknown } = { settled: false };
-        retry
-          .execute(() => new Promise((_, reject) => clock.setTimeout(() => reject(new Error('slow failure')), 300)), { signal: caller.signal })
-          .catch((error: unknown) => Object.assign(outcome, { settled: true, error }));
+        const outcome = track(
+          retry.execute(() => new Promise((_, reject) => clock.setTimeout(() => reject(new Error('slow failure')), 300)), { signal: caller.signal }),
+        );
         await clock.advance(s.abortAt!);
         if (outcome.settled) return; // the call had already ended before the abort
         caller.abort('now');
         await clock.advance(0);
-        expect(outcome).toEqual({ settled: true, error: 'now' });
+        expect(outcome).toEqual({ state: 'rejected', settled: true, error: 'now' });
         expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
         await clock.runAll();
       }),

@@ -1,7 +1,8 @@
 import { CallNotPermittedError, MaxRetriesExceededError, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
-import { randoms, scripted, track } from './test-helpers.js';
+import { randoms, scripted } from './test-support.js';
 
 let clock: VirtualClock;
 

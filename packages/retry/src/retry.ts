@@ -1,6 +1,8 @@
 import {
   enterCall,
+  invoke,
   NEVER_ABORTED,
+  raceAbort,
   ROOT_CONTEXT,
   type AnyEventOf,
   type CallContext,
@@ -11,20 +13,20 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { pRetry } from './p-retry.js';
-import { runAttempt } from './attempt.js';
-import { resolveConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
+import { resolveRetryConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
 import type { RetryEvents, RetryMetrics } from './events.js';
-import { RetryHost } from './host.js';
-import { RetryRun } from './retry-run.js';
+import { LOOP_ENDED, loopOptions, runAttemptsAfterFirst } from './p-retry.js';
+import { CallRecorder } from './recorder.js';
+import { RetriedCall } from './retried-call.js';
+import { RetryRules } from './rules.js';
 
 /**
  * Retries a call with Resilience4j's semantics: `maxAttempts` counts the first call, a wait
  * from `waitDuration` or an interval function after each failed attempt (on the injected
  * clock), errors chosen by class or predicate (`ignoreExceptions` wins), values retried by
  * `retryOnResult`, and an optional {@link RetryBudget} shared with other retries. p-retry runs
- * the loop of attempts once a first attempt has failed; its own rules (no retry of TypeErrors,
- * non-errors wrapped, real timers) do not apply. An exhausted call rethrows its last error as
+ * the loop of attempts once a first attempt has failed (see `p-retry.ts`); its own rules (no
+ * retry of TypeErrors, non-errors wrapped, real timers) do not apply. An exhausted call rethrows its last error as
  * it was thrown. A caller's abort ends the call at once with the signal's reason, waiting or
  * not, and no attempt starts after it.
  *
@@ -39,7 +41,10 @@ export class Retry implements Policy, Observable<RetryEvents> {
   readonly kind = 'retry' as const;
   /** The options as resolved at construction (defaults applied, durations in ms). */
   readonly config: ResolvedRetryConfig;
-  readonly #host: RetryHost;
+  readonly #rules: RetryRules;
+  readonly #recorder: CallRecorder;
+  /** The options of p-retry's loop, built once (see `p-retry.ts`). */
+  readonly #loopOptions: ReturnType<typeof loopOptions>;
 
   /**
    * Same as `new Retry(name, config)`.
@@ -57,8 +62,10 @@ export class Retry implements Policy, Observable<RetryEvents> {
     readonly name: string,
     config?: RetryConfig,
   ) {
-    this.config = resolveConfig(name, config);
-    this.#host = new RetryHost(name, this.config);
+    this.config = resolveRetryConfig(name, config);
+    this.#rules = new RetryRules(name, this.config);
+    this.#recorder = new CallRecorder(name, this.#rules.source, this.config.clock);
+    this.#loopOptions = loopOptions(this.config.maxAttempts);
   }
 
   /**
@@ -70,7 +77,7 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * ```
    */
   get metrics(): RetryMetrics {
-    return this.#host.metrics;
+    return this.#recorder.metrics;
   }
 
   /**
@@ -86,7 +93,7 @@ export class Retry implements Policy, Observable<RetryEvents> {
   on<K extends keyof RetryEvents & string>(type: K, listener: (event: EventOf<RetryEvents, K>) => void): () => void;
   on(type: '*', listener: (event: AnyEventOf<RetryEvents>) => void): () => void;
   on(type: string, listener: Listener): () => void {
-    return this.#host.events.subscribe(type, listener);
+    return this.#recorder.events.subscribe(type, listener);
   }
 
   /**
@@ -100,12 +107,14 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    // Not an async function: the first attempt's promise is followed with one `then` (what an
-    // `await` costs, without the async function's own frame and promise).
-    // No options (the common case): the shared root context, which never aborts.
-    const parent = options === undefined ? ROOT_CONTEXT : enterCall(options);
-    if (parent instanceof Promise) return parent;
-    const budget = this.#host.config.budget;
+    // Not an async function: attempt 1's promise is followed with one `then` (what an `await`
+    // costs, without the async function's own frame and promise).
+    // 1. Enter the call: a context, or the rejection to return (core's prologue). No options
+    //    (the common case) is the shared root context, which never aborts.
+    const ctx = options === undefined ? ROOT_CONTEXT : enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    // 2. Count the call in the budget (a user's clock that throws rejects the call).
+    const budget = this.config.budget;
     if (budget !== undefined) {
       try {
         budget.recordCall();
@@ -113,54 +122,72 @@ export class Retry implements Policy, Observable<RetryEvents> {
         return Promise.reject(error);
       }
     }
-    const signal = parent.signal;
-    // The success path: one attempt, no p-retry (it normalises its options on every call). The
-    // attempt settles exactly once whatever `fn` returns or throws (core's invoke).
-    const result = runAttempt(fn, parent.attempt === 1 ? parent : { signal, attempt: 1 });
-    if (this.#slotFree) {
-      // No other call holds this retry's own pair of handlers: this one takes them (no closure).
-      this.#slotFree = false;
-      this.#slotFn = fn;
-      this.#slotSignal = signal;
-      return result.then(this.#slotFulfilled as (value: T) => T | Promise<T>, this.#slotFailed as (error: unknown) => Promise<T>);
+    // 3. Attempt 1, here and not in p-retry (which normalises its options on every call): it
+    //    settles exactly once whatever `fn` returns or throws (core's invoke), and at once with
+    //    the signal's reason when the caller aborts (core's raceAbort).
+    const signal = ctx.signal;
+    const first = raceAbort(invoke(fn, ctx.attempt === 1 ? ctx : { signal, attempt: 1 }), signal);
+    // 4. Its outcome: the result, or the retries (#afterFirstValue, #retry).
+    if (!this.#handlersInUse) {
+      this.#handlersInUse = true;
+      this.#handlersFn = fn;
+      this.#handlersSignal = signal;
+      return first.then(this.#onFirstValue as (value: T) => T | Promise<T>, this.#onFirstError as (error: unknown) => Promise<T>);
     }
-    return result.then(
-      (value) => this.#firstValue(fn, signal, value),
+    return first.then(
+      (value) => this.#afterFirstValue(fn, signal, value),
       (error: unknown) => this.#retry(fn, signal, true, error),
     );
   }
 
-  // One pair of handlers per retry, for the call that holds them (the slot): a call taking them
-  // needs no closure of its own. The slot is free again the moment its first attempt settles.
-  #slotFree = true;
-  #slotFn: PolicyFn<unknown> | undefined;
-  #slotSignal: AbortSignal = NEVER_ABORTED;
-  readonly #slotFulfilled = (value: unknown): unknown => {
-    const fn = this.#slotFn!;
-    const signal = this.#slotSignal;
-    this.#releaseSlot();
-    return this.#firstValue(fn, signal, value);
+  // Attempt 1's two outcome handlers, built once per Retry and lent to one call at a time, so
+  // that a call that succeeds at once allocates no closure: the call that finds them free takes
+  // them (its `fn` and signal kept below) and frees them the moment its attempt 1 settles; a
+  // call that finds them in use makes a pair of its own.
+  #handlersInUse = false;
+  #handlersFn: PolicyFn<unknown> | undefined;
+  #handlersSignal: AbortSignal = NEVER_ABORTED;
+  readonly #onFirstValue = (value: unknown): unknown => {
+    const fn = this.#handlersFn!;
+    const signal = this.#handlersSignal;
+    this.#freeHandlers();
+    return this.#afterFirstValue(fn, signal, value);
   };
-  readonly #slotFailed = (error: unknown): Promise<unknown> => {
-    const fn = this.#slotFn!;
-    const signal = this.#slotSignal;
-    this.#releaseSlot();
+  readonly #onFirstError = (error: unknown): Promise<unknown> => {
+    const fn = this.#handlersFn!;
+    const signal = this.#handlersSignal;
+    this.#freeHandlers();
     return this.#retry(fn, signal, true, error);
   };
 
-  #releaseSlot(): void {
-    this.#slotFree = true;
-    this.#slotFn = undefined;
-    this.#slotSignal = NEVER_ABORTED;
+  #freeHandlers(): void {
+    this.#handlersInUse = false;
+    this.#handlersFn = undefined;
+    this.#handlersSignal = NEVER_ABORTED;
   }
 
-  /** The first attempt resolved with `value`: the result, unless `retryOnResult` wants it retried. */
-  #firstValue<T>(fn: PolicyFn<T>, signal: AbortSignal, value: T): T | Promise<T> {
-    const host = this.#host;
-    const retryOnResult = host.config.retryOnResult;
-    if (retryOnResult !== undefined && host.retriesResult(value)) return this.#retry(fn, signal, false, value);
-    host.succeeded(1);
+  /** Attempt 1 resolved with `value`: the result, unless `retryOnResult` wants it retried. */
+  #afterFirstValue<T>(fn: PolicyFn<T>, signal: AbortSignal, value: T): T | Promise<T> {
+    if (this.config.retryOnResult !== undefined && this.#rules.retriesResult(value)) return this.#retry(fn, signal, false, value);
+    this.#recorder.succeeded(1);
     return value;
+  }
+
+  /**
+   * Attempt 1 failed with `outcome` (an error when `failedWithError`, else a value to retry).
+   * As p-retry does after each failed attempt, the call decides and waits (`shouldRetry`); if it
+   * goes on, p-retry's loop runs attempts 2..maxAttempts and asks the call again after each
+   * failure. An attempt that gives a result ends the call with it; a loop that stops without
+   * one ends it with the last error or value (`end`).
+   */
+  async #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): Promise<T> {
+    const call = new RetriedCall<T>(this.#rules, this.#recorder, fn, signal, failedWithError, outcome);
+    const goOn = call.shouldRetry(); // a plain boolean when there is no wait: no await for it
+    if (goOn === true || (goOn !== false && (await goOn))) {
+      const result = await runAttemptsAfterFirst(call, this.#loopOptions);
+      if (result !== LOOP_ENDED) return result;
+    }
+    return call.end();
   }
 
   /**
@@ -174,20 +201,5 @@ export class Retry implements Policy, Observable<RetryEvents> {
    */
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
     return (...args) => this.execute(() => fn(...args));
-  }
-
-  /** The first attempt failed (or gave a value to retry): decide, wait, and let p-retry run the rest. */
-  async #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): Promise<T> {
-    const host = this.#host;
-    const run = new RetryRun<T>(host, fn, signal, failedWithError, outcome);
-    const go = run.next();
-    if (go === true || (go !== false && (await go))) {
-      try {
-        return await pRetry(run.input, host.pRetryOptions);
-      } catch (error) {
-        if (error !== run.carrier) throw error;
-      }
-    }
-    return run.settle();
   }
 }

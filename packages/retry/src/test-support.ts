@@ -1,3 +1,5 @@
+// The retry package's own test helpers (`deferred`, `track` and `flush`, which every package's
+// tests use, come from @breakwater/test-support).
 import type { CallContext, VirtualClock } from '@breakwater/core';
 
 /** One scripted attempt: resolve with a value, reject with an error, or throw synchronously. */
@@ -24,16 +26,6 @@ export function scripted(clock: VirtualClock, steps: readonly Step[]): {
     return new Promise(() => {});
   };
   return { fn, starts, contexts };
-}
-
-/** Observes a promise's outcome without leaving it unhandled. */
-export function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown } {
-  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
 }
 
 /** A deterministic random source cycling through `values`. */
