@@ -1,4 +1,5 @@
-// Type-level tests: checked by `tsc -p tsconfig.json` (and run by vitest as plain no-op assertions).
+// Type-level tests: run by vitest twice, as runtime tests and under tsc in its typecheck mode (see
+// vitest.workspace.ts: a wrong expectTypeOf or an unused @ts-expect-error fails the run), and by `pnpm typecheck`.
 import { toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, type Pipeline } from './index.js';
