@@ -1,10 +1,10 @@
 import { VirtualClock } from '@breakwater/core';
+import { deferred, flush } from '@breakwater/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import type { PoolLimits } from './config.js';
 import { PoolBulkhead } from './pool-bulkhead.js';
-import { deferred, flush } from './test-helpers.js';
 
 /**
  * A brute-force model of Java's ThreadPoolExecutor with a keep-alive of 0: real threads, each

@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { BulkheadFullError, systemClock, VirtualClock } from '@breakwater/core';
+import { deferred, flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bulkhead, BulkheadRegistry, type BulkheadConfig } from './index.js';
-import { deferred, flush, track } from './test-helpers.js';
 
 let clock: VirtualClock;
 beforeEach(() => {

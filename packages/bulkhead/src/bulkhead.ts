@@ -3,36 +3,26 @@ import {
   enterCall,
   EventPublisher,
   follow,
-  keepAlive,
-  LinkedQueue,
-  onAbort,
   raceAbort,
   ROOT_CONTEXT,
   toContext,
   withoutStack,
   type AnyEventOf,
   type CallContext,
-  type Clock,
   type EventOf,
   type ExecuteOptions,
-  type Linked,
   type Policy,
   type PolicyFn,
-  type TimerHandle,
 } from '@breakwater/core';
-import { readBulkheadChange, readBulkheadConfig, type BulkheadConfig, type BulkheadConfigChange, type ResolvedBulkheadConfig } from './config.js';
+import {
+  resolveBulkheadConfig,
+  resolveBulkheadConfigChange,
+  type BulkheadConfig,
+  type BulkheadConfigChange,
+  type ResolvedBulkheadConfig,
+} from './config.js';
 import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
-
-/** A call waiting for a slot. */
-interface Waiter extends Linked<Waiter> {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  timer: TimerHandle | undefined;
-  /** Stops listening to the caller's signal (a no-op without one). */
-  stopListening: () => void;
-}
-
-const noop = (): void => {};
+import { Slots } from './slots.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -59,30 +49,25 @@ const RESOLVED: Promise<void> = Promise.resolve();
  */
 export class Bulkhead implements Policy {
   readonly kind = 'bulkhead' as const;
-  readonly #clock: Clock;
   readonly #events: EventPublisher<BulkheadEvents>;
-  /** The options as resolved at construction (the limits in force are #max and #maxWait). */
+  /** The options as resolved at construction (the limits in force are in #slots and #maxWait). */
   readonly #options: ResolvedBulkheadConfig;
-  readonly #fair: boolean;
   readonly #stackTraces: boolean;
-  readonly #queue = new LinkedQueue<Waiter>();
-  #max: number;
+  /** The slots: how many are taken, who waits for one, who gets a freed one (fair or not). */
+  readonly #slots: Slots;
+  /** `maxWaitDuration` in force (`changeConfig` may change it). */
   #maxWait: number;
-  #inUse = 0;
-  #wakeScheduled = false;
 
   constructor(
     readonly name: string,
     config?: BulkheadConfig,
   ) {
-    const c = readBulkheadConfig(name, config);
+    const c = resolveBulkheadConfig(name, config);
     this.#options = c;
-    this.#clock = c.clock;
-    this.#max = c.maxConcurrentCalls;
+    this.#slots = new Slots({ ...c, granted: () => this.#permitted(), refused: (waitedMs) => this.#rejected(waitedMs) });
     this.#maxWait = c.maxWaitDuration;
-    this.#fair = c.fairCallHandlingEnabled;
     this.#stackTraces = c.writableStackTraceEnabled;
-    this.#events = new EventPublisher(name, this.#clock, `Bulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
+    this.#events = new EventPublisher(name, c.clock, `Bulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
   }
 
   /**
@@ -102,15 +87,15 @@ export class Bulkhead implements Policy {
    * and `maxWaitDuration` as `changeConfig` last set them.
    */
   get config(): ResolvedBulkheadConfig {
-    return { ...this.#options, maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait };
+    return { ...this.#options, maxConcurrentCalls: this.#slots.max, maxWaitDuration: this.#maxWait };
   }
 
   /** A fresh snapshot. */
   get metrics(): BulkheadMetrics {
     return {
-      availableConcurrentCalls: Math.max(0, this.#max - this.#inUse),
-      maxAllowedConcurrentCalls: this.#max,
-      waitingCalls: this.#queue.size,
+      availableConcurrentCalls: this.#slots.available,
+      maxAllowedConcurrentCalls: this.#slots.max,
+      waitingCalls: this.#slots.waiting,
     };
   }
 
@@ -135,7 +120,7 @@ export class Bulkhead implements Policy {
    * ```
    */
   tryAcquirePermission(): boolean {
-    if (this.#tryTake()) {
+    if (this.#slots.tryTake()) {
       this.#permitted();
       return true;
     }
@@ -162,12 +147,12 @@ export class Bulkhead implements Policy {
       return Promise.reject(error);
     }
     if (signal.aborted) return Promise.reject(signal.reason);
-    if (this.#tryTake()) {
+    if (this.#slots.tryTake()) {
       this.#permitted();
       return RESOLVED;
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
-    return this.#enqueue(signal);
+    return this.#slots.wait(signal, this.#maxWait);
   }
 
   /**
@@ -210,11 +195,9 @@ export class Bulkhead implements Policy {
    * ```
    */
   changeConfig(change: BulkheadConfigChange): void {
-    const next = readBulkheadChange(this.name, change, { maxConcurrentCalls: this.#max, maxWaitDuration: this.#maxWait });
-    const grew = next.maxConcurrentCalls > this.#max;
-    this.#max = next.maxConcurrentCalls;
+    const next = resolveBulkheadConfigChange(this.name, change, { maxConcurrentCalls: this.#slots.max, maxWaitDuration: this.#maxWait });
     this.#maxWait = next.maxWaitDuration;
-    if (grew) this.#wake();
+    this.#slots.max = next.maxConcurrentCalls; // a larger limit hands slots to waiters at once
   }
 
   /**
@@ -236,13 +219,13 @@ export class Bulkhead implements Policy {
       if (entered instanceof Promise) return entered;
       ctx = entered;
     }
-    if (this.#tryTake()) {
+    if (this.#slots.tryTake()) {
       this.#permitted();
       return this.#run(fn, ctx);
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
     const signal = ctx.signal;
-    return this.#enqueue(signal).then(() => {
+    return this.#slots.wait(signal, this.#maxWait).then(() => {
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
         this.onComplete();
@@ -263,13 +246,6 @@ export class Bulkhead implements Policy {
    */
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
     return (...args: A) => this.execute(() => fn(...args));
-  }
-
-  #tryTake(): boolean {
-    if (this.#inUse >= this.#max) return false;
-    if (this.#fair && this.#queue.size !== 0) return false;
-    this.#inUse++;
-    return true;
   }
 
   /**
@@ -298,70 +274,11 @@ export class Bulkhead implements Policy {
     throw error;
   };
 
-  #enqueue(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { prev: null, next: null, linked: false, resolve, reject, timer: undefined, stopListening: noop };
-      this.#queue.push(waiter);
-      const maxWait = this.#maxWait;
-      if (maxWait !== Infinity) {
-        // The caller awaits this wait: it keeps the process alive (see keepAlive).
-        waiter.timer = keepAlive(
-          this.#clock.setTimeout(() => {
-            waiter.timer = undefined;
-            this.#leave(waiter);
-            reject(this.#rejected(maxWait));
-          }, maxWait),
-        );
-      }
-      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
-      waiter.stopListening = onAbort(signal, () => {
-        this.#leave(waiter);
-        reject(signal.reason);
-      });
-    });
-  }
-
-  /** Takes `waiter` out of the queue and drops its timer and abort listener. */
-  #leave(waiter: Waiter): void {
-    this.#queue.remove(waiter);
-    if (waiter.timer !== undefined) {
-      this.#clock.clearTimeout(waiter.timer);
-      waiter.timer = undefined;
-    }
-    waiter.stopListening();
-    waiter.stopListening = noop;
-  }
-
   /** Gives one slot back (ignored when none is taken): `callFinished`, then the hand-over to a waiter. */
   #release(finished: boolean): void {
-    if (this.#inUse === 0) return;
-    this.#inUse--;
+    if (!this.#slots.free()) return;
     if (finished && this.#events.wants('callFinished')) this.#events.emit('callFinished', NO_FIELDS);
-    if (this.#queue.size !== 0 && this.#inUse < this.#max) {
-      if (this.#fair) this.#grant(this.#queue.first!);
-      else this.#scheduleWake();
-    }
-  }
-
-  /** Hands free slots to waiters, oldest first. */
-  #wake(): void {
-    for (let first = this.#queue.first; first !== null && this.#inUse < this.#max; first = this.#queue.first) this.#grant(first);
-  }
-
-  #scheduleWake(): void {
-    if (this.#wakeScheduled) return;
-    this.#wakeScheduled = true;
-    queueMicrotask(() => {
-      this.#wakeScheduled = false;
-      this.#wake();
-    });
-  }
-
-  #grant(waiter: Waiter): void {
-    this.#leave(waiter);
-    this.#inUse++;
-    this.#permitted();
-    waiter.resolve();
+    this.#slots.handOver();
   }
 
   #permitted(): void {

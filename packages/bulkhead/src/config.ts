@@ -67,7 +67,7 @@ const BULKHEAD_KEYS = ['maxConcurrentCalls', 'maxWaitDuration', 'fairCallHandlin
 export const BULKHEAD_OPTIONS = BULKHEAD_KEYS;
 
 /** Checks a semaphore bulkhead's options; throws naming the bulkhead, the option and the value. */
-export function readBulkheadConfig(name: string, config: BulkheadConfig | undefined): ResolvedBulkheadConfig {
+export function resolveBulkheadConfig(name: string, config: BulkheadConfig | undefined): ResolvedBulkheadConfig {
   const read = new ConfigReader<BulkheadConfig>('Bulkhead', name, config, BULKHEAD_KEYS);
   return {
     maxConcurrentCalls: read.number('maxConcurrentCalls', 25, { integer: true, gte: 0 }),
@@ -79,7 +79,7 @@ export function readBulkheadConfig(name: string, config: BulkheadConfig | undefi
 }
 
 /** Checks a run-time change (an object; absent keys keep `current`). */
-export function readBulkheadChange(
+export function resolveBulkheadConfigChange(
   name: string,
   change: BulkheadConfigChange,
   current: { readonly maxConcurrentCalls: number; readonly maxWaitDuration: number },
@@ -177,7 +177,7 @@ export interface PoolCloseOptions {
 }
 
 /** Checks `close(options)`. */
-export function readCloseOptions(name: string, options: PoolCloseOptions | null | undefined): { readonly force: boolean; readonly timeout: number } {
+export function resolvePoolCloseOptions(name: string, options: PoolCloseOptions | null | undefined): { readonly force: boolean; readonly timeout: number } {
   if (options !== undefined && options !== null && !isPlainObject(options)) {
     throw new TypeError(`PoolBulkhead '${name}': close(options) must be an object of { force?, timeout? }, got ${describeValue(options)}`);
   }
@@ -185,8 +185,13 @@ export function readCloseOptions(name: string, options: PoolCloseOptions | null 
   return { force: read.boolean('force', false), timeout: read.duration('timeout', Infinity, { gte: 0 }) };
 }
 
-/** Checks a pool's options with `read` (which knows the component's keys). */
-export function readPoolConfig<C extends PoolBulkheadConfig>(read: ConfigReader<C>): ResolvedPoolConfig {
+/** Checks a pool bulkhead's options; throws naming the pool, the option and the value. */
+export function resolvePoolBulkheadConfig(name: string, config: PoolBulkheadConfig | undefined): ResolvedPoolConfig {
+  return readPoolOptions(new ConfigReader<PoolBulkheadConfig>('PoolBulkhead', name, config, POOL_KEYS));
+}
+
+/** Reads the options every pool has with `read`, which knows the component's keys (a worker pool has more). */
+export function readPoolOptions<C extends PoolBulkheadConfig>(read: ConfigReader<C>): ResolvedPoolConfig {
   const max = read.number('maxThreadPoolSize', availableParallelism(), { integer: true, gte: 1 });
   const core = read.number('coreThreadPoolSize', Math.max(1, max - 1), { integer: true, gte: 1 });
   if (core > max) read.fail('coreThreadPoolSize', `an integer in [1, ${max}] (maxThreadPoolSize)`, core);

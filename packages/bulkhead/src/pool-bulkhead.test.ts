@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { getEventListeners } from 'node:events';
 import { BulkheadFullError, VirtualClock } from '@breakwater/core';
+import { deferred, flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { admit, PoolBulkhead, PoolBulkheadRegistry, type PoolBulkheadConfig } from './index.js';
-import { deferred, flush, track } from './test-helpers.js';
 
 let clock: VirtualClock;
 const pools: PoolBulkhead[] = [];

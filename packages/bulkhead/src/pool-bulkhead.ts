@@ -1,5 +1,5 @@
-import { ConfigReader, enterCall, NEVER_ABORTED, ROOT_CONTEXT, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
-import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig } from './config.js';
+import { enterCall, NEVER_ABORTED, ROOT_CONTEXT, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { resolvePoolBulkheadConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 import { WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './worker-pool-bulkhead.js';
 
@@ -22,7 +22,7 @@ export class PoolBulkhead extends PoolCore<PolicyFn<unknown>, CallContext> imple
   readonly kind = 'poolBulkhead' as const;
 
   constructor(name: string, config?: PoolBulkheadConfig) {
-    super(name, readPoolConfig(new ConfigReader<PoolBulkheadConfig>('PoolBulkhead', name, config, POOL_KEYS)));
+    super(name, resolvePoolBulkheadConfig(name, config));
   }
 
   /**

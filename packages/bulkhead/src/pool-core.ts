@@ -2,43 +2,37 @@ import {
   BulkheadFullError,
   EventPublisher,
   follow,
-  keepAlive,
-  LinkedQueue,
+  holdProcess,
   NEVER_ABORTED,
-  onAbort,
   raceAbort,
+  releaseProcess,
+  WaitQueue,
   withoutStack,
   type AnyEventOf,
   type EventOf,
-  type Linked,
   type TimerHandle,
 } from '@breakwater/core';
 import { admit } from './admission.js';
-import { readCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
+import { resolvePoolCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
 import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
 
-/** A call waiting in the pool's queue: the two arguments its executor needs, and its promise. */
-interface Queued<A, B> extends Linked<Queued<A, B>> {
-  readonly a: A;
-  readonly b: B;
+/** A call waiting in the pool's queue: what `start` needs to run it. */
+interface QueuedCall<Work, Options> {
+  readonly work: Work;
+  readonly options: Options;
   readonly signal: AbortSignal;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  /** Stops listening to the caller's signal (a no-op without one). */
-  stopListening: () => void;
 }
-
-const noop = (): void => {};
 
 /**
  * What both pool bulkheads share: Java's admission rule, the bounded FIFO queue (an aborted
  * waiter leaves it in O(1)), the slot accounting, `close()`, events and metrics. A subclass says
  * how a call starts (`start`): an async function on the event loop, or a task sent to a worker.
  */
-export abstract class PoolCore<A, B> {
+export abstract class PoolCore<Work, Options> {
   readonly #limits: ResolvedPoolConfig;
   readonly #events: EventPublisher<BulkheadEvents>;
-  readonly #queue = new LinkedQueue<Queued<A, B>>();
+  /** The calls waiting for a slot, oldest first (no time limit: the queue's capacity bounds them). */
+  readonly #queue: WaitQueue<unknown, QueuedCall<Work, Options>>;
   #active = 0;
   /** Core slots started so far (Java starts a core thread per call until there are `core`). */
   #coreStarted = 0;
@@ -48,17 +42,20 @@ export abstract class PoolCore<A, B> {
   #forced = false;
   /** The timer of `close({ timeout })`. */
   #closeTimer: TimerHandle | undefined;
+  /** Whether the close timer holds the process alive (the caller awaits the close). */
+  #closeTimerHoldsProcess = false;
 
   protected constructor(
     readonly name: string,
     limits: ResolvedPoolConfig,
   ) {
     this.#limits = limits;
+    this.#queue = new WaitQueue({ clock: limits.clock });
     this.#events = new EventPublisher(name, limits.clock, `PoolBulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
   }
 
   /** Starts one call: returns its value or a promise of it. May throw (taken as a rejection). */
-  protected abstract start(a: A, b: B, signal: AbortSignal): unknown;
+  protected abstract start(work: Work, options: Options, signal: AbortSignal): unknown;
 
   /** Runs once `close()` has let every running call end (e.g. to stop worker threads). */
   protected onClosed(): Promise<void> | void {}
@@ -132,24 +129,23 @@ export abstract class PoolCore<A, B> {
    * ```
    */
   close(options?: PoolCloseOptions | null): Promise<void> {
-    const { force, timeout } = readCloseOptions(this.name, options);
+    const { force, timeout } = resolvePoolCloseOptions(this.name, options);
     if (this.#closing === undefined) {
       const drained = this.#active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#drained = resolve));
       this.#closing = drained.then(() => {
-        if (this.#closeTimer !== undefined) this.#limits.clock.clearTimeout(this.#closeTimer);
-        this.#closeTimer = undefined;
+        this.#clearCloseTimer();
         return this.onClosed();
       });
-      for (let queued = this.#queue.first; queued !== null; queued = this.#queue.first) {
-        this.#leave(queued);
+      for (let queued = this.#queue.shift(); queued !== null; queued = this.#queue.shift()) {
         queued.reject(this.#rejected('is closed; the call was queued and never ran'));
       }
     }
     if (this.#active !== 0 && !this.#forced) {
       if (force || timeout === 0) this.#force();
       else if (timeout !== Infinity && this.#closeTimer === undefined) {
-        // The caller awaits the close: its deadline keeps the process alive (see keepAlive).
-        this.#closeTimer = keepAlive(this.#limits.clock.setTimeout(() => this.#force(), timeout));
+        // The caller awaits the close: its deadline keeps the process alive (core's holdProcess).
+        this.#closeTimer = this.#limits.clock.setTimeout(() => this.#force(), timeout);
+        this.#closeTimerHoldsProcess = holdProcess(this.#closeTimer);
       }
     }
     return this.#closing;
@@ -158,9 +154,17 @@ export abstract class PoolCore<A, B> {
   #force(): void {
     if (this.#forced) return;
     this.#forced = true;
+    this.#clearCloseTimer();
+    this.stopRunning();
+  }
+
+  #clearCloseTimer(): void {
     if (this.#closeTimer !== undefined) this.#limits.clock.clearTimeout(this.#closeTimer);
     this.#closeTimer = undefined;
-    this.stopRunning();
+    if (this.#closeTimerHoldsProcess) {
+      this.#closeTimerHoldsProcess = false;
+      releaseProcess();
+    }
   }
 
   /** Lets `close()` go on as if every running call had ended. */
@@ -174,7 +178,7 @@ export abstract class PoolCore<A, B> {
    * Admits one call (run, queue or refuse) and returns its outcome; the caller's abort rejects it
    * at once, queued or running (a running call keeps its slot until it really ends). Never throws.
    */
-  protected admitCall<T>(a: A, b: B, signal: AbortSignal): Promise<T> {
+  protected admitCall<T>(work: Work, options: Options, signal: AbortSignal): Promise<T> {
     if (signal !== NEVER_ABORTED && signal.aborted) return Promise.reject(signal.reason);
     if (this.#closing !== undefined) return Promise.reject(this.#rejected('is closed and does not accept further calls'));
     switch (admit(this.#active, this.#queue.size, this.#limits)) {
@@ -182,19 +186,19 @@ export abstract class PoolCore<A, B> {
         this.#active++;
         if (this.#coreStarted < this.#limits.coreThreadPoolSize) this.#coreStarted++;
         this.#permitted();
-        return raceAbort(this.#run(a, b, signal), signal) as Promise<T>;
+        return raceAbort(this.#run(work, options, signal), signal) as Promise<T>;
       case 'queue':
-        return this.#enqueue(a, b, signal) as Promise<T>;
+        return this.#queue.wait(signal, Infinity, { work, options, signal }) as Promise<T>;
       case 'reject':
         return Promise.reject(this.#rejected('is full and does not permit further calls'));
     }
   }
 
   /** Starts a call in the slot it holds; the slot comes back once, when its outcome settles (`follow` adopts a hostile thenable once). */
-  #run(a: A, b: B, signal: AbortSignal): Promise<unknown> {
+  #run(work: Work, options: Options, signal: AbortSignal): Promise<unknown> {
     let running: unknown;
     try {
-      running = this.start(a, b, signal);
+      running = this.start(work, options, signal);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -215,33 +219,15 @@ export abstract class PoolCore<A, B> {
   /** A call ended: its slot goes to the oldest queued call, or becomes free. */
   #finish(): void {
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', NO_FIELDS);
-    const next = this.#queue.first;
+    const next = this.#queue.shift();
     if (next !== null) {
-      this.#leave(next);
       this.#permitted();
-      raceAbort(this.#run(next.a, next.b, next.signal), next.signal).then(next.resolve, next.reject);
+      const { work, options, signal } = next.item;
+      raceAbort(this.#run(work, options, signal), signal).then(next.resolve, next.reject);
       return;
     }
     this.#active--;
     if (this.#active === 0) this.#settleDrain();
-  }
-
-  #enqueue(a: A, b: B, signal: AbortSignal): Promise<unknown> {
-    return new Promise<unknown>((resolve, reject) => {
-      const queued: Queued<A, B> = { prev: null, next: null, linked: false, a, b, signal, resolve, reject, stopListening: noop };
-      this.#queue.push(queued);
-      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
-      queued.stopListening = onAbort(signal, () => {
-        this.#leave(queued);
-        reject(signal.reason);
-      });
-    });
-  }
-
-  #leave(queued: Queued<A, B>): void {
-    this.#queue.remove(queued);
-    queued.stopListening();
-    queued.stopListening = noop;
   }
 
   #permitted(): void {

@@ -1,6 +1,6 @@
-import { ConfigReader, Registry, type RegistryOptions } from '@breakwater/core';
+import { Registry, type RegistryOptions } from '@breakwater/core';
 import { Bulkhead } from './bulkhead.js';
-import { POOL_KEYS, readBulkheadConfig, readPoolConfig, type BulkheadConfig, type PoolBulkheadConfig } from './config.js';
+import { resolveBulkheadConfig, resolvePoolBulkheadConfig, type BulkheadConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolBulkhead } from './pool-bulkhead.js';
 
 /**
@@ -15,7 +15,7 @@ import { PoolBulkhead } from './pool-bulkhead.js';
  */
 export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
   constructor(options: RegistryOptions<BulkheadConfig> = {}) {
-    super('BulkheadRegistry', (name, config) => new Bulkhead(name, config), options, (config, name) => void readBulkheadConfig(name, config));
+    super('BulkheadRegistry', (name, config) => new Bulkhead(name, config), options, (config, name) => void resolveBulkheadConfig(name, config));
   }
 }
 
@@ -32,8 +32,6 @@ export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
  */
 export class PoolBulkheadRegistry extends Registry<PoolBulkhead, PoolBulkheadConfig> {
   constructor(options: RegistryOptions<PoolBulkheadConfig> = {}) {
-    super('PoolBulkheadRegistry', (name, config) => new PoolBulkhead(name, config), options, (config, name) => {
-      readPoolConfig(new ConfigReader<PoolBulkheadConfig>('PoolBulkhead', name, config, POOL_KEYS));
-    });
+    super('PoolBulkheadRegistry', (name, config) => new PoolBulkhead(name, config), options, (config, name) => void resolvePoolBulkheadConfig(name, config));
   }
 }

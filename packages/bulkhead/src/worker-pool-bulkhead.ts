@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 import { BulkheadFullError, ConfigReader, enterCall, NEVER_ABORTED, onAbort } from '@breakwater/core';
 import type { Piscina } from 'piscina';
-import { POOL_KEYS, readPoolConfig, type PoolBulkheadConfig, type ResolvedPoolConfig } from './config.js';
+import { POOL_KEYS, readPoolOptions, type PoolBulkheadConfig, type ResolvedPoolConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 
 /**
@@ -100,7 +100,7 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
 
   constructor(name: string, config: WorkerPoolBulkheadConfig) {
     const read: ConfigReader<WorkerPoolBulkheadConfig> = new ConfigReader('PoolBulkhead', name, config, WORKER_KEYS);
-    const limits = readPoolConfig(read);
+    const limits = readPoolOptions(read);
     const filename = read.instance<string | URL>(
       'filename',
       'the path or file URL of a worker module',

@@ -1,30 +1,8 @@
-// Helpers shared by this package's tests (not part of the public surface).
+// Helpers of this package's tests (not part of the public surface). The ones every package's
+// tests share (deferred, track, flush) come from @breakwater/test-support.
 import type { VirtualClock } from '@breakwater/core';
+import { flush } from '@breakwater/test-support';
 import type fc from 'fast-check';
-
-/** A promise to resolve or reject by hand. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Follows a promise's state without awaiting it (and marks its rejection handled). */
-export function track<T>(p: Promise<T>): { state: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } {
-  const t: { state: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
-  p.then(
-    (value) => Object.assign(t, { state: 'fulfilled', value }),
-    (error: unknown) => Object.assign(t, { state: 'rejected', error }),
-  );
-  return t;
-}
-
-/** One macrotask: every pending promise callback has run. */
-export const flush = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Releases every task of an fc scheduler and fires every timer of the clock, until nothing is left. */
 export async function settleAll(s: fc.Scheduler, clock: VirtualClock): Promise<void> {
