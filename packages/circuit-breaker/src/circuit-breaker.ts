@@ -5,11 +5,8 @@ import {
   EventPublisher,
   invoke,
   NEVER_ABORTED,
-  parseDuration,
   raceAbort,
-  ResultRecordedAsFailureError,
   ROOT_CONTEXT,
-  TimeoutError,
   withoutStack,
   type AnyEventOf,
   type CallContext,
@@ -23,17 +20,17 @@ import {
   type PolicyFn,
 } from '@breakwater/core';
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
+import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';
 import { EVENT_TYPES, type CircuitBreakerEvents } from './events.js';
-import { IGNORED, judgeError, RECORDED, resultIsFailure } from './judge.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
-import { Outcome } from './outcome.js';
+import { ignore, recordError, recordSuccess, recordValue } from './recording.js';
 import { API_PERMIT, CircuitStateMachine, type Permit } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';
 
 // The public API and the call plumbing: `execute` takes a permission, runs `fn`, times it and
-// records how it ended. The states — permission, what a recorded call does, each state's making —
-// are the state machine's (state-machine.ts); how the user's predicates judge an error or a
-// result is judge.ts's.
+// records how it ended. The states (permission, what a recorded call does, each state's making)
+// are the state machine's (state-machine.ts); how the end of a call is judged and recorded is
+// recording.ts's.
 
 /**
  * A circuit breaker with Resilience4j's semantics: COUNT_BASED or TIME_BASED sliding windows,
@@ -186,7 +183,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   /** Records a call that resolved with `value` and gives the value back. */
   #fulfilled<T>(value: T, start: number, permit: Permit): T {
     const now = this.#clock.now();
-    this.#resultAt(now - start, value, now, permit);
+    recordValue(this.#machine, now - start, value, now, permit);
     return value;
   }
 
@@ -199,8 +196,8 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     const now = this.#clock.now();
     const elapsed = now - start;
     // A call that ended because its caller aborted says nothing about the backend: not recorded.
-    if (ctx !== ROOT_CONTEXT && ctx.signal.aborted && error === ctx.signal.reason) this.#machine.ignore(error, elapsed, permit);
-    else this.#errorAt(elapsed, error, now, permit);
+    if (ctx !== ROOT_CONTEXT && ctx.signal.aborted && error === ctx.signal.reason) ignore(this.#machine, error, elapsed, permit);
+    else recordError(this.#machine, elapsed, error, now, permit);
     return promise as Promise<never>;
   }
 
@@ -222,34 +219,6 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
     if (typeof fn !== 'function') throw new TypeError(`${this.#source}: decorate(fn) needs a function, got ${describeValue(fn)}`);
     return (...args) => this.execute(() => fn(...args));
-  }
-
-  // ——— How a call ended, at `now` (the clock reading that ended it: one reading per call end) ———
-
-  #successAt(elapsed: number, now: number, permit: Permit): void {
-    this.#machine.recordSuccess(elapsed, elapsed > this.config.slowCallDurationThreshold ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS, now, permit);
-  }
-
-  /** A resolved value: a failure if it matches `recordResult` (the caller still receives it), else a success. */
-  #resultAt(elapsed: number, value: unknown, now: number, permit: Permit): void {
-    const recordResult = this.config.recordResult;
-    if (recordResult !== undefined && resultIsFailure(recordResult, this.#source, value)) {
-      const error = new ResultRecordedAsFailureError(this.name, value);
-      this.#machine.recordFailure(elapsed, error, elapsed > this.config.slowCallDurationThreshold ? Outcome.SLOW_ERROR : Outcome.ERROR, now, permit);
-    } else this.#successAt(elapsed, now, permit);
-  }
-
-  /** An error: ignored, recorded or counted as a success. A `TimeoutError` is never slow, whatever its duration. */
-  #errorAt(elapsed: number, error: unknown, now: number, permit: Permit): void {
-    const slow = !(error instanceof TimeoutError) && elapsed > this.config.slowCallDurationThreshold;
-    switch (judgeError(this.config, this.#source, error)) {
-      case IGNORED:
-        return this.#machine.ignore(error, elapsed, permit);
-      case RECORDED:
-        return this.#machine.recordFailure(elapsed, error, slow ? Outcome.SLOW_ERROR : Outcome.ERROR, now, permit);
-      default:
-        return this.#machine.recordSuccess(elapsed, slow ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS, now, permit);
-    }
   }
 
   // ——— The public permission and recording API (for calls the breaker does not run itself) ———
@@ -285,12 +254,13 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** Records a successful call that took `durationMs` (ms >= 0, or a duration string). */
   onSuccess(durationMs: number): void {
-    this.#successAt(this.#duration('onSuccess', durationMs), this.#clock.now(), API_PERMIT);
+    const elapsed = measuredDuration(this.#source, 'onSuccess', durationMs);
+    recordSuccess(this.#machine, elapsed, elapsed > this.config.slowCallDurationThreshold, this.#clock.now(), API_PERMIT);
   }
 
   /** Records a resolved value: a failure if it matches `recordResult`, else a success. */
   onResult(durationMs: number, value: unknown): void {
-    this.#resultAt(this.#duration('onResult', durationMs), value, this.#clock.now(), API_PERMIT);
+    recordValue(this.#machine, measuredDuration(this.#source, 'onResult', durationMs), value, this.#clock.now(), API_PERMIT);
   }
 
   /**
@@ -299,16 +269,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * slow, whatever its duration.
    */
   onError(durationMs: number, error: unknown): void {
-    this.#errorAt(this.#duration('onError', durationMs), error, this.#clock.now(), API_PERMIT);
-  }
-
-  /** A measured duration given to onSuccess / onResult / onError: a number of ms >= 0 (or a duration string). */
-  #duration(method: string, value: unknown): number {
-    if (typeof value === 'number' && value >= 0 && value < Infinity) return value;
-    const ms = typeof value === 'string' ? parseDuration(value) : undefined;
-    if (ms !== undefined && ms >= 0) return ms;
-    const message = `${this.#source}: ${method}(durationMs, …) needs a duration in ms (a finite number >= 0, or a string like '250ms'), got ${describeValue(value)}`;
-    throw typeof value === 'number' ? new RangeError(message) : new TypeError(message);
+    recordError(this.#machine, measuredDuration(this.#source, 'onError', durationMs), error, this.#clock.now(), API_PERMIT);
   }
 
   // ——— Transitions by hand ———
@@ -325,24 +286,12 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** OPEN for `wait` (ms, or a duration string like `'10s'`); the opening attempt is kept, as in Resilience4j. */
   transitionToOpenStateFor(wait: Duration): void {
-    const ms = parseDuration(wait);
-    if (ms === undefined || !(ms >= 0) || ms === Infinity) {
-      const message = `${this.#source}: transitionToOpenStateFor(wait) needs a duration (ms >= 0, finite, or a string like '250ms', '10s', '1.5m', '2h'), got ${describeValue(wait)}`;
-      throw typeof wait === 'number' ? new RangeError(message) : new TypeError(message);
-    }
-    this.#machine.transition('OPEN', ms);
+    this.#machine.transition('OPEN', openWaitFor(this.#source, wait));
   }
 
   /** OPEN until the clock reads `clockTime` (a time of the breaker's clock, not before now); the opening attempt is kept. */
   transitionToOpenStateUntil(clockTime: number): void {
-    if (typeof clockTime !== 'number') {
-      throw new TypeError(`${this.#source}: transitionToOpenStateUntil(clockTime) needs a time of the breaker's clock (ms), got ${describeValue(clockTime)}`);
-    }
-    const now = this.#clock.now();
-    if (!(clockTime >= now) || clockTime === Infinity) {
-      throw new RangeError(`${this.#source}: transitionToOpenStateUntil(clockTime) needs a finite clock time not before now (${now}), got ${describeValue(clockTime)}`);
-    }
-    this.#machine.transition('OPEN', clockTime - now);
+    this.#machine.transition('OPEN', openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
   }
 
   /** HALF_OPEN with fresh trial permits. */

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { CallNotPermittedError } from '@breakwater/core';
+import { track } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
 
@@ -192,14 +193,13 @@ describe('CircuitBreaker.execute and the caller’s abort', () => {
     breaker.transitionToHalfOpenState();
     const controller = new AbortController();
     // fn does not listen to its signal: it resolves 200 ms later whatever happens.
-    const call = breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('late'), 200)), { signal: controller.signal });
-    let settled: unknown = 'pending';
-    call.then((v) => (settled = v), (e: unknown) => (settled = e));
+    const call = track(breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve('late'), 200)), { signal: controller.signal }));
     await clock.advance(50);
     const reason = new Error('user left');
     controller.abort(reason);
     await Promise.resolve();
-    expect(settled).toBe(reason);
+    expect(call.state).toBe('rejected');
+    expect(call.error).toBe(reason);
     expect(clock.now()).toBe(50);
     // fn still runs and keeps its half-open permit until it really settles.
     await expect(breaker.execute(() => 'second trial')).rejects.toBeInstanceOf(CallNotPermittedError);

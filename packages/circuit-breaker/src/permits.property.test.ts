@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { VirtualClock } from '@breakwater/core';
+import { flush } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { BoomError, IgnoredError } from './test-support.js';
@@ -203,7 +204,7 @@ describe('half-open permits against a model, under any interleaving', () => {
         const runs = ops.map((o, i) => s.schedule(Promise.resolve(i), `start ${i}`).then(() => (o.kind === 'execute' ? runExecute(o.outcome) : runUser(o.pattern))));
         await s.waitAll();
         await Promise.all(runs);
-        await new Promise((resolve) => setImmediate(resolve));
+        await flush();
 
         expect(mismatches).toEqual([]);
         expect(breaker.state).toBe(model.state);

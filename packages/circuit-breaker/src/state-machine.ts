@@ -16,7 +16,7 @@ import {
 // The state machine of a circuit breaker: which state it is in, whether a call may run
 // (permission), what a finished call does to the state (recording), and how each state is built
 // and left (transitions). `CircuitBreaker` (circuit-breaker.ts) owns the calls and the public API
-// and asks this machine. The three dispatchers (`acquire`, `record`, `#build`) hand each state to
+// and asks this machine; recording.ts turns the end of a call into an outcome for it. The three dispatchers (`acquire`, `record`, `#build`) hand each state to
 // its own section below, one per state, as Polly's CircuitStateController and Resilience4j's
 // state classes are laid out; the states themselves are plain objects (states.ts).
 
@@ -40,6 +40,8 @@ type NotClosed = Exclude<BreakerState, ClosedState>;
 export class CircuitStateMachine {
   /** The current state: a fresh object on every transition (self-transitions included). */
   state: BreakerState;
+  /** `CircuitBreaker '<name>'`: how messages and warnings name the breaker. */
+  readonly source: string;
 
   constructor(
     readonly name: string,
@@ -47,6 +49,7 @@ export class CircuitStateMachine {
     readonly clock: Clock,
     readonly events: EventPublisher<CircuitBreakerEvents>,
   ) {
+    this.source = `CircuitBreaker '${name}'`;
     const initial = config.initialState;
     // As in Resilience4j, a breaker created OPEN, HALF_OPEN or FORCED_OPEN is at opening attempt 1.
     const attempt = initial === 'CLOSED' || initial === 'DISABLED' || initial === 'METRICS_ONLY' ? 0 : 1;
@@ -146,30 +149,6 @@ export class CircuitStateMachine {
     }
   }
 
-  // ——— A call's end ———
-  // A call is recorded (its permit used up, its event published, its outcome recorded) or, for
-  // an ignored error, given back (its permit released, nothing recorded).
-
-  /** Records a call that counts as a success (`outcome` SUCCESS or SLOW_SUCCESS). */
-  recordSuccess(elapsed: number, outcome: Outcome, now: number, permit: Permit): void {
-    this.#consume(permit);
-    if (this.events.wants('success') && this.publishesCalls()) this.events.emit('success', { elapsed });
-    this.record(outcome, now);
-  }
-
-  /** Records a call that failed with `error` (`outcome` ERROR or SLOW_ERROR). */
-  recordFailure(elapsed: number, error: unknown, outcome: Outcome, now: number, permit: Permit): void {
-    this.#consume(permit);
-    if (this.events.wants('error') && this.publishesCalls()) this.events.emit('error', { error, elapsed });
-    this.record(outcome, now);
-  }
-
-  /** A call whose error is ignored: its permit is given back and nothing is counted. */
-  ignore(error: unknown, elapsed: number, permit: Permit): void {
-    this.release(permit);
-    if (this.events.wants('ignoredError') && this.publishesCalls()) this.events.emit('ignoredError', { error, elapsed });
-  }
-
   /** DISABLED and FORCED_OPEN publish no call events (as in Resilience4j). */
   publishesCalls(): boolean {
     const kind = this.state.kind;
@@ -242,7 +221,7 @@ export class CircuitStateMachine {
   }
 
   /** A call is recorded: a permit of the public API is used up (a permit of `execute` simply stays taken). */
-  #consume(permit: Permit): void {
+  consume(permit: Permit): void {
     if (permit !== API_PERMIT) return;
     const state = this.state;
     if (state.kind === 'HALF_OPEN' && state.apiHeld > 0) state.apiHeld--;

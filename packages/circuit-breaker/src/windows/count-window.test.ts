@@ -43,4 +43,11 @@ describe('CountWindow (COUNT_BASED)', () => {
     for (let i = 0; i < 3; i++) w.record(Outcome.ERROR);
     expect(w.at().failed).toBe(3);
   });
+
+  it('has a constant epoch: a call leaves it only as a newer one takes its place', () => {
+    const w = new CountWindow(2);
+    expect(w.epoch).toBe(0);
+    for (const o of [Outcome.ERROR, Outcome.SUCCESS, Outcome.SUCCESS]) w.record(o);
+    expect(w.epoch).toBe(0);
+  });
 });

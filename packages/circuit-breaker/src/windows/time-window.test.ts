@@ -69,4 +69,15 @@ describe('TimeWindow (TIME_BASED)', () => {
     w.record(Outcome.SLOW_ERROR, 500); // second 0
     expect(totals(w, 500)).toEqual({ calls: 1, failed: 1, slow: 1, slowFailed: 1 });
   });
+
+  it('has the second it has moved to as its epoch (a new one may drop buckets)', () => {
+    const w = new TimeWindow(3, 1_500);
+    expect(w.epoch).toBe(1);
+    w.record(Outcome.SUCCESS, 1_999);
+    expect(w.epoch).toBe(1);
+    w.at(4_000);
+    expect(w.epoch).toBe(4);
+    w.at(3_000); // a reading before the newest second does not move it back
+    expect(w.epoch).toBe(4);
+  });
 });
