@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // dist/), in a process of its own that runs test/dist-behaviour.cjs: it prints the entry point's
 // export names, then makes real calls through it — a retried call, a breaker opening, a time-out,
 // a bulkhead wait, a rate-limiter wait, a pipeline, a worker task in a real worker thread, the
-// test helpers, fromConfig — on a VirtualClock. `pnpm test` builds what is stale first
+// test helpers, fromConfig (through @breakwater/spring-config and the umbrella) — on a VirtualClock. `pnpm test` builds what is stale first
 // (scripts/build-if-stale.mjs).
 const here = dirname(fileURLToPath(import.meta.url));
 const packagesDir = join(here, '..', '..');
@@ -29,6 +29,7 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/bulkhead': ['Bulkhead', 'PoolBulkhead'],
   '@breakwater/rate-limiter': ['RateLimiter'],
   '@breakwater/decorators': ['decorate'],
+  '@breakwater/spring-config': ['fromConfig'],
   '@breakwater/testing': ['scriptedBackend'],
   breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig'],
   'breakwater/testing': ['scriptedBackend'],

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The README's "install from packed tarballs" recipe, as an outside project would follow it:
 // `pnpm pack` every package, `npm i` the tarballs into a directory outside the repository (npm
 // fetches p-retry and piscina from the registry, or from its cache), then small ESM and CommonJS
-// programs make a retried call. Needs the built dist (`pnpm test` builds what is stale first).
+// programs make a retried call and read a Spring config with fromConfig. Needs the built dist
+// (`pnpm test` builds what is stale first).
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -57,7 +58,7 @@ beforeAll(async () => {
     pool.run({ value: 7 }).then((r) => console.log(r), (e) => console.error(e)).finally(() => pool.close());\n`,
   );
   writeFileSync(join(app, 'cjs.cjs'), `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`);
-  const packages = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', 'breakwater'];
+  const packages = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config', 'breakwater'];
   await npm(['install', ...packages.map(tarball)]);
 }, 120_000);
 
@@ -73,6 +74,17 @@ describe('the packed packages, installed with npm outside the repository', () =>
     const cjs = await node(['cjs.cjs']);
     expect(cjs.stdout).toBe('paid after 3 attempts\n'.repeat(2));
     expect(cjs.stderr).toBe('');
+  });
+
+  it('fromConfig works from @breakwater/spring-config and through breakwater, from ESM and CommonJS (and brings no YAML parser)', async () => {
+    const script = (load: string) =>
+      `Promise.resolve(${load}).then(({ fromConfig }) => console.log(fromConfig({ resilience4j: { retry: { instances: { pg: { 'max-attempts': 4 } } } } }).retry.find('pg').config.maxAttempts))`;
+    for (const load of ["import('@breakwater/spring-config')", "require('@breakwater/spring-config')", "import('breakwater')", "require('breakwater')"]) {
+      const { stdout, stderr } = await node(['-e', script(load)]);
+      expect(stdout, load).toBe('4\n');
+      expect(stderr, load).toBe('');
+    }
+    expect(existsSync(join(dir, 'app', 'node_modules', 'yaml'))).toBe(false);
   });
 
   it('a worker task runs in a worker thread of the installed bulkhead (piscina from the registry)', async () => {

@@ -20,7 +20,7 @@ if (!name || (how !== 'import' && how !== 'require')) {
 const load = how === 'import' ? (id) => import(id) : async (id) => require(id);
 
 // The package each check's main export comes from when the package under test lacks it.
-const owners = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators'];
+const owners = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
 
 /** Rejects if `promise` has not settled by the time the clock's timers have all run. */
 async function settled(promise, clock) {
@@ -190,7 +190,7 @@ const checks = {
     assert.equal(typeof trafficArb, 'function');
   },
 
-  // The umbrella's Spring-settings loader.
+  // The Spring-settings loader: @breakwater/spring-config, and the umbrella's re-export of it.
   fromConfig: async ({ fromConfig, VirtualClock }) => {
     const clock = new VirtualClock();
     const r = fromConfig({ resilience4j: { retry: { instances: { pg: { 'max-attempts': 2, 'wait-duration': '1s' } } } } }, { clock });
