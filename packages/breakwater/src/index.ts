@@ -19,3 +19,7 @@ export * from '@breakwater/bulkhead';
 export * from '@breakwater/rate-limiter';
 export * from '@breakwater/decorators';
 export * from '@breakwater/spring-config';
+// Two packages export an `Outcome`: core's type of a settled call ({ error } | { result }) and the
+// circuit breaker's outcome flags (a type and the `Outcome.SLOW_ERROR`… values). The umbrella
+// keeps the circuit breaker's, which it has always exported; core's is `Outcome` of @breakwater/core.
+export { Outcome } from '@breakwater/circuit-breaker';
