@@ -34,8 +34,8 @@ export function springDuration(raw: unknown): number | undefined {
   }
   const iso = ISO_8601_DURATION.exec(text);
   if (iso === null || /^[-+]?PT?$/i.test(text) || /T$/i.test(text)) return undefined;
-  const [d, h, m, s] = iso.slice(2).map((x) => (x === undefined ? 0 : Number(x.replace(',', '.'))));
-  const ms = d! * 86_400_000 + h! * 3_600_000 + m! * 60_000 + s! * 1000;
+  const [days, hours, minutes, seconds] = iso.slice(2).map((x) => (x === undefined ? 0 : Number(x.replace(',', '.'))));
+  const ms = days! * 86_400_000 + hours! * 3_600_000 + minutes! * 60_000 + seconds! * 1000;
   return iso[1] === '-' ? -ms : ms;
 }
 

@@ -40,15 +40,16 @@ export function foldWaits(
   const factor = backoffs.get('randomizedWaitFactor');
   const cap = backoffs.get(max);
   try {
-    const m = (multiplier?.value as number | undefined) ?? 1.5;
-    const f = (factor?.value as number | undefined) ?? 0.5;
-    const c = cap?.value as number | undefined;
+    // Resilience4j's defaults: a multiplier of 1.5, a randomisation factor of 0.5, no cap.
+    const multiplierValue = (multiplier?.value as number | undefined) ?? 1.5;
+    const factorValue = (factor?.value as number | undefined) ?? 0.5;
+    const capValue = cap?.value as number | undefined;
     const interval =
       exponential?.value === true && randomized?.value === true
-        ? IntervalFunction.ofExponentialRandomBackoff(base, m, f, c)
+        ? IntervalFunction.ofExponentialRandomBackoff(base, multiplierValue, factorValue, capValue)
         : exponential?.value === true
-          ? IntervalFunction.ofExponentialBackoff(base, m, c)
-          : IntervalFunction.ofRandomized(base, f);
+          ? IntervalFunction.ofExponentialBackoff(base, multiplierValue, capValue)
+          : IntervalFunction.ofRandomized(base, factorValue);
     return { ...options, ...cleared, [to]: interval };
   } catch (error) {
     // Name the key the message is about.
