@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { BreakwaterError, CallNotPermittedError, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Fallback, type FallbackEvents } from './index.js';
-import { after, fakeRetry, fakeTimeLimiter, recorder } from './test-support.js';
+import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, twoFaced, watch } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {
@@ -285,21 +285,6 @@ describe('Fallback policy', () => {
   });
 });
 
-/** A function that ignores its signal and resolves with `value` after `ms` on the clock. */
-function deaf<T>(ms: number, value: T): () => Promise<T> {
-  return () => new Promise<T>((resolve) => clock.setTimeout(() => resolve(value), ms));
-}
-
-/** Every outcome `promise` gives through its own `then`, in order. */
-function watch(promise: Promise<unknown>): { outcomes: Array<['value' | 'error', unknown]> } {
-  const seen = { outcomes: [] as Array<['value' | 'error', unknown]> };
-  promise.then(
-    (value) => void seen.outcomes.push(['value', value]),
-    (error: unknown) => void seen.outcomes.push(['error', error]),
-  );
-  return seen;
-}
-
 describe("Fallback and the caller's signal (SPEC §0)", () => {
   it('an already aborted signal rejects with its reason and runs nothing, like every other policy', async () => {
     const fn = vi.fn(() => 'ran');
@@ -319,7 +304,7 @@ describe("Fallback and the caller's signal (SPEC §0)", () => {
     const events: string[] = [];
     f.on('*', (e) => events.push(`${e.type}:${(e.error as Error).message}`));
     const caller = new AbortController();
-    const call = watch(f.execute(deaf(200, 'late'), { signal: caller.signal }));
+    const call = watch(f.execute(deaf(clock, 200, 'late'), { signal: caller.signal }));
     await clock.advance(50);
     caller.abort(new Error('user left'));
     await clock.advance(0);
@@ -332,7 +317,7 @@ describe("Fallback and the caller's signal (SPEC §0)", () => {
   });
 
   it('an abort while the handler runs rejects at once with the reason; the call stays counted as a fallback', async () => {
-    const f = new Fallback('f', deaf(100, 'cached'));
+    const f = new Fallback('f', deaf(clock, 100, 'cached'));
     const caller = new AbortController();
     const call = watch(f.execute(fail(new Error('down')), { signal: caller.signal }));
     await clock.advance(10);
@@ -349,7 +334,7 @@ describe("Fallback and the caller's signal (SPEC §0)", () => {
   it('many calls on one signal add at most one listener to it, none once they end', async () => {
     const f = new Fallback('f', () => 'fallback');
     const caller = new AbortController();
-    const calls = Array.from({ length: 50 }, (_, i) => f.execute(i % 2 === 0 ? deaf(10, i) : fail(new Error('x')), { signal: caller.signal }));
+    const calls = Array.from({ length: 50 }, (_, i) => f.execute(i % 2 === 0 ? deaf(clock, 10, i) : fail(new Error('x')), { signal: caller.signal }));
     expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
     await clock.advance(10);
     const results = await Promise.all(calls);
@@ -360,17 +345,6 @@ describe("Fallback and the caller's signal (SPEC §0)", () => {
 });
 
 describe('Fallback: hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
-  function twoFaced(value: unknown, error: unknown): Promise<unknown> {
-    const p = Promise.resolve(value);
-    Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
-    return p;
-  }
-  const throwingThen = (boom: Error): PromiseLike<never> =>
-    ({
-      get then(): never {
-        throw boom;
-      },
-    }) as never;
 
   it('fn returning a promise whose then calls both handlers: one outcome, counted once', async () => {
     const f = new Fallback('f', () => 'fallback');

@@ -1,8 +1,7 @@
-import { toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater/core';
+import { invoke, toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline, type PipelineWarningCode } from './index.js';
-import { run } from './test-support.js';
 
 type Kind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'hedge' | 'fallback' | 'fallbackOn';
 const KINDS: readonly Kind[] = ['retry', 'circuitBreaker', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'hedge', 'fallback', 'fallbackOn'];
@@ -45,7 +44,7 @@ describe('nesting, for any list of layers', () => {
             log.push([call, `>${i}`]);
             await s.schedule(Promise.resolve(), `enter ${i} of call ${call}`);
             try {
-              return await run(fn, ctx);
+              return await invoke(fn, ctx);
             } finally {
               log.push([call, `<${i}`]);
             }
@@ -95,7 +94,7 @@ describe('warnings, for any list of layers', () => {
   ];
   const build = (kinds: readonly Kind[]): Pipeline<unknown> =>
     kinds.reduce<Pipeline<unknown>>(
-      (p, kind, i) => add(p, kind, { name: `l${i}`, kind, execute: (fn, o) => run(fn, toContext(o)) } as Policy, i),
+      (p, kind, i) => add(p, kind, { name: `l${i}`, kind, execute: (fn, o) => invoke(fn, toContext(o)) } as Policy, i),
       decorate(),
     );
   const RANK: Readonly<Record<Kind, number>> = {

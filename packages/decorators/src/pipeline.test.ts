@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { ROOT_CONTEXT, TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';
-import { after, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder } from './test-support.js';
+import { after, deaf, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder, throwingThen, twoFaced, watch } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {
@@ -473,26 +473,11 @@ describe('toContext interplay', () => {
   });
 });
 
-/** A function that ignores its signal and resolves with `value` after `ms` on the clock. */
-function deaf<T>(ms: number, value: T): PolicyFn<T> {
-  return () => new Promise<T>((resolve) => clock.setTimeout(() => resolve(value), ms));
-}
-
-/** How `promise` has settled so far, as seen through its own `then` (every call of a handler is logged). */
-function watch(promise: Promise<unknown>): { outcomes: Array<['value' | 'error', unknown]> } {
-  const seen = { outcomes: [] as Array<['value' | 'error', unknown]> };
-  promise.then(
-    (value) => void seen.outcomes.push(['value', value]),
-    (error: unknown) => void seen.outcomes.push(['error', error]),
-  );
-  return seen;
-}
-
 describe("a caller's abort ends the call at once (SPEC §0), whatever the layers", () => {
   it('with only a user policy that does not race the signal, rejects at once with the reason, not with the late value', async () => {
     const log: string[] = [];
     const caller = new AbortController();
-    const call = watch(decorate().with(recorder('circuitBreaker', 'cb', log)).execute(deaf(200, 'late'), { signal: caller.signal }));
+    const call = watch(decorate().with(recorder('circuitBreaker', 'cb', log)).execute(deaf(clock, 200, 'late'), { signal: caller.signal }));
     await clock.advance(50);
     expect(call.outcomes).toEqual([]);
     const reason = new Error('user left');
@@ -507,13 +492,13 @@ describe("a caller's abort ends the call at once (SPEC §0), whatever the layers
 
   it('with zero layers, and through wrap with or without layers', async () => {
     const caller = new AbortController();
-    const zero = watch(decorate().execute(deaf(200, 'late'), { signal: caller.signal }));
+    const zero = watch(decorate().execute(deaf(clock, 200, 'late'), { signal: caller.signal }));
     const shutdown = new AbortController();
-    const wrappedZero = watch(decorate().wrap((_ctx, v: string) => deaf(200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'));
+    const wrappedZero = watch(decorate().wrap((_ctx, v: string) => deaf(clock, 200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'));
     const wrapped = watch(
       decorate()
         .with(recorder('custom', 'c', []))
-        .wrap((_ctx, v: string) => deaf(200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'),
+        .wrap((_ctx, v: string) => deaf(clock, 200, v)(ROOT_CONTEXT), { signal: shutdown.signal })('late'),
     );
     await clock.advance(10);
     const reason = new Error('stop');
@@ -546,7 +531,7 @@ describe("a caller's abort ends the call at once (SPEC §0), whatever the layers
   it('50 calls in flight on one signal add at most one listener to it, and none once they end', async () => {
     const caller = new AbortController();
     const pipeline = decorate().with(recorder('custom', 'a', [])).with(recorder('custom', 'b', []));
-    const calls = Array.from({ length: 50 }, (_, i) => pipeline.execute(deaf(10 + i, i), { signal: caller.signal }));
+    const calls = Array.from({ length: 50 }, (_, i) => pipeline.execute(deaf(clock, 10 + i, i), { signal: caller.signal }));
     expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
     await clock.advance(100);
     await expect(Promise.all(calls)).resolves.toEqual(Array.from({ length: 50 }, (_, i) => i));
@@ -555,18 +540,6 @@ describe("a caller's abort ends the call at once (SPEC §0), whatever the layers
 });
 
 describe('hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
-  /** A native promise whose own `then` calls both handlers. */
-  function twoFaced(value: unknown, error: unknown): Promise<unknown> {
-    const p = Promise.resolve(value);
-    Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
-    return p;
-  }
-  const throwingThen = (boom: Error): PromiseLike<never> =>
-    ({
-      get then(): never {
-        throw boom;
-      },
-    }) as never;
 
   it('fn returning a native promise whose then calls both handlers: one outcome, zero layers or more', async () => {
     for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
@@ -631,7 +604,7 @@ describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', (
     const bulkhead = fakeBulkhead('db');
     const caller = new AbortController();
     const pipeline = decorate().withBulkhead(bulkhead).withCircuitBreaker(racer('circuitBreaker', 'pg'));
-    const call = watch(pipeline.execute(deaf(200, 'late'), { signal: caller.signal }));
+    const call = watch(pipeline.execute(deaf(clock, 200, 'late'), { signal: caller.signal }));
     await clock.advance(10);
     expect(bulkhead.inUse).toBe(1);
     const reason = new Error('user left');
@@ -650,7 +623,7 @@ describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', (
   it('after an outer time limiter times out (it aborts the signal the bulkhead was given), through with() too', async () => {
     const bulkhead = fakeBulkhead('db');
     const pipeline = decorate().withTimeLimiter(fakeTimeLimiter('pg', clock, 50)).with(bulkhead).with(racer('custom', 'inner'));
-    const call = watch(pipeline.execute(deaf(200, 'late')));
+    const call = watch(pipeline.execute(deaf(clock, 200, 'late')));
     await clock.advance(50);
     expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);
     expect(bulkhead.inUse).toBe(1);
@@ -661,7 +634,7 @@ describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', (
   it('an inner time-out with the caller still there frees the slot with the time-out (as in Resilience4j): fn was told to stop', async () => {
     const bulkhead = fakeBulkhead('db');
     const pipeline = decorate().withBulkhead(bulkhead).withTimeLimiter(fakeTimeLimiter('pg', clock, 50));
-    const call = watch(pipeline.execute(deaf(200, 'late'), { signal: new AbortController().signal }));
+    const call = watch(pipeline.execute(deaf(clock, 200, 'late'), { signal: new AbortController().signal }));
     await clock.advance(50);
     expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);
     expect(bulkhead.inUse).toBe(0);
@@ -678,7 +651,7 @@ describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', (
         (ctx) => {
           attempts++;
           if (ctx.attempt === 1) throw new Error('first');
-          return deaf(100, 'late')(ctx);
+          return deaf(clock, 100, 'late')(ctx);
         },
         { signal: caller.signal },
       ),

@@ -1,15 +1,8 @@
-// Test-only fakes: tiny recording policies that honour the Policy contract, so the builder is
-// tested without the real policy packages. Not exported from index.ts.
-import { onAbort, raceAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
-
-/** Calls `fn(ctx)` so that a sync throw is a rejection. */
-export function run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
-  try {
-    return Promise.resolve(fn(ctx));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
+// The decorators package's own test helpers: tiny recording policies that honour the Policy
+// contract, so the builder is tested without the real policy packages, and the functions and
+// hostile promises its tests share. Not exported from index.ts. (`deferred`, `track` and `flush`
+// are @breakwater/test-support's.)
+import { invoke, onAbort, raceAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
 
 /** A policy of `kind` that logs `>name` on the way in (with the attempt it got) and `<name` on the way out. */
 export function recorder<K extends string>(kind: K, name: string, log: string[], seen?: CallContext[]): Policy & { readonly kind: K } {
@@ -21,7 +14,7 @@ export function recorder<K extends string>(kind: K, name: string, log: string[],
       seen?.push(ctx);
       log.push(`>${name}`);
       try {
-        return await run(fn, ctx);
+        return await invoke(fn, ctx);
       } finally {
         log.push(`<${name}`);
       }
@@ -39,7 +32,7 @@ export function fakeRetry(name: string, maxAttempts: number, log?: string[]): Po
       for (let attempt = 1; ; attempt++) {
         log?.push(`${name}#${attempt}`);
         try {
-          return await run(fn, { signal: ctx.signal, attempt });
+          return await invoke(fn, { signal: ctx.signal, attempt });
         } catch (error) {
           if (attempt >= maxAttempts || ctx.signal.aborted) throw error;
         }
@@ -77,7 +70,7 @@ export function fakeTimeLimiter(name: string, clock: Clock, timeoutMs: number): 
           stop();
           clock.clearTimeout(timer);
         }
-        run(fn, { signal: controller.signal, attempt: ctx.attempt }).then(
+        invoke(fn, { signal: controller.signal, attempt: ctx.attempt }).then(
           (value) => {
             done();
             resolve(value);
@@ -99,7 +92,7 @@ export function fakeRateLimiter(name: string, log: string[]): Policy & { readonl
     kind: 'rateLimiter',
     execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
       log.push(`${name}×${permits}`);
-      return run(fn, toContext(options));
+      return invoke(fn, toContext(options));
     },
   });
   return { ...take(1), kind: 'rateLimiter', withPermits: take };
@@ -136,7 +129,7 @@ export function fakeBulkhead(name: string): Policy & { readonly kind: 'bulkhead'
     execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
       const ctx = toContext(options);
       inUse++;
-      const outcome = run(fn, ctx);
+      const outcome = invoke(fn, ctx);
       outcome.then(
         () => inUse--,
         () => inUse--,
@@ -153,7 +146,41 @@ export function racer<K extends string>(kind: K, name: string): Policy & { reado
     kind,
     execute<T>(fn: PolicyFn<T>, options?: Parameters<Policy['execute']>[1]): Promise<T> {
       const ctx = toContext(options);
-      return raceAbort(run(fn, ctx), ctx.signal);
+      return raceAbort(invoke(fn, ctx), ctx.signal);
     },
   };
 }
+
+/** A function that ignores its signal and resolves with `value` after `ms` on `clock`. */
+export function deaf<T>(clock: Clock, ms: number, value: T): (_ctx?: unknown) => Promise<T> {
+  return () => new Promise<T>((resolve) => clock.setTimeout(() => resolve(value), ms));
+}
+
+/**
+ * Every outcome `promise` gives through its own `then`, in order: `[['value', v]]` or
+ * `[['error', e]]` for a promise that settles once. Unlike @breakwater/test-support's `track`, it
+ * logs each call of a handler, so a promise whose `then` calls both (or one twice) shows it.
+ */
+export function watch(promise: Promise<unknown>): { outcomes: Array<['value' | 'error', unknown]> } {
+  const seen = { outcomes: [] as Array<['value' | 'error', unknown]> };
+  promise.then(
+    (value) => void seen.outcomes.push(['value', value]),
+    (error: unknown) => void seen.outcomes.push(['error', error]),
+  );
+  return seen;
+}
+
+/** A native promise whose own `then` calls both handlers: `value`, then `error`. */
+export function twoFaced(value: unknown, error: unknown): Promise<unknown> {
+  const p = Promise.resolve(value);
+  Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
+  return p;
+}
+
+/** A thenable whose `then` getter throws `boom`. */
+export const throwingThen = (boom: Error): PromiseLike<never> =>
+  ({
+    get then(): never {
+      throw boom;
+    },
+  }) as never;
