@@ -1,14 +1,16 @@
-import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import { ConfigReader, describeValue, type Clock, type Duration, type Outcome } from '@breakwater/core';
 
 /**
  * What a decorated call ended with, as `drainPermissionsOnResult` sees it.
  *
+ * @deprecated The same type as `Outcome` of `@breakwater/core` (under its old name here): use that.
+ *
  * @example
  * ```ts
- * const tooMany = (o: CallOutcome) => 'error' in o && (o.error as { status?: number }).status === 429;
+ * const tooMany = (o: Outcome) => 'error' in o && (o.error as { status?: number }).status === 429;
  * ```
  */
-export type CallOutcome = { readonly error: unknown } | { readonly result: unknown };
+export type CallOutcome = Outcome;
 
 /**
  * Options of a {@link RateLimiter}. Durations are ms or strings like `'500ms'`, `'1s'`.
@@ -26,7 +28,7 @@ export interface RateLimiterConfig {
   /** Longest a caller may wait for its permits; >= 0 (`Infinity`: no limit). Default 5000 ms. */
   readonly timeoutDuration?: Duration | undefined;
   /** Runs after each decorated call; `true` drains the permissions left in the cycle. */
-  readonly drainPermissionsOnResult?: ((outcome: CallOutcome) => boolean) | undefined;
+  readonly drainPermissionsOnResult?: ((outcome: Outcome) => boolean) | undefined;
   /** `false`: `RequestNotPermittedError` carries no stack (cheaper rejections). Default true. */
   readonly writableStackTraceEnabled?: boolean | undefined;
   /** Source of time and timers. Default `systemClock`. */
@@ -46,7 +48,7 @@ export interface ResolvedRateLimiterConfig {
   readonly limitForPeriod: number;
   readonly limitRefreshPeriod: number;
   readonly timeoutDuration: number;
-  readonly drainPermissionsOnResult: ((outcome: CallOutcome) => boolean) | undefined;
+  readonly drainPermissionsOnResult: ((outcome: Outcome) => boolean) | undefined;
   readonly writableStackTraceEnabled: boolean;
   readonly clock: Clock;
 }
@@ -72,7 +74,7 @@ const KEYS = [
 export const RATE_LIMITER_OPTIONS = KEYS;
 
 /** Checks and resolves a rate limiter's options; throws naming the limiter, option and value. */
-export function readRateLimiterConfig(name: string, config: RateLimiterConfig | undefined): ResolvedRateLimiterConfig {
+export function resolveRateLimiterConfig(name: string, config: RateLimiterConfig | undefined): ResolvedRateLimiterConfig {
   const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, config, KEYS);
   const limitRefreshPeriod = read.duration('limitRefreshPeriod', 500, { gt: 0 });
   if (!Number.isFinite(limitRefreshPeriod)) read.fail('limitRefreshPeriod', 'a finite duration > 0', config?.limitRefreshPeriod);
@@ -80,17 +82,32 @@ export function readRateLimiterConfig(name: string, config: RateLimiterConfig | 
     limitForPeriod: read.number('limitForPeriod', 50, { integer: true, gte: 1 }),
     limitRefreshPeriod,
     timeoutDuration: read.duration('timeoutDuration', 5000, { gte: 0 }),
-    drainPermissionsOnResult: read.fn<(outcome: CallOutcome) => boolean>('drainPermissionsOnResult'),
+    drainPermissionsOnResult: read.fn<(outcome: Outcome) => boolean>('drainPermissionsOnResult'),
     writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
     clock: read.clock(),
   };
 }
 
 /** Checks a value given at run time (`changeLimitForPeriod`, `changeTimeoutDuration`). */
-export function readChange<K extends 'limitForPeriod' | 'timeoutDuration'>(name: string, key: K, value: unknown): number {
+export function resolveRateLimiterChange<K extends 'limitForPeriod' | 'timeoutDuration'>(name: string, key: K, value: unknown): number {
   const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, { [key]: value }, KEYS);
   if (value === undefined) read.fail(key, key === 'limitForPeriod' ? 'an integer >= 1' : 'a duration >= 0', value, 'type');
   return key === 'limitForPeriod'
     ? read.number('limitForPeriod', 0, { integer: true, gte: 1 })
     : read.duration('timeoutDuration', 0, { gte: 0 });
+}
+
+/**
+ * Checks a number of permits given at run time; `what` names the argument in the message
+ * (`acquirePermission(permits)`, `withPermits(permits)`), `source` the limiter.
+ */
+export function checkPermits(source: string, what: string, permits: number): void {
+  if (permits === 1) return;
+  if (typeof permits !== 'number') {
+    throw new TypeError(`${source}: ${what} must be a number, got ${describeValue(permits)}`);
+  }
+  if (!Number.isSafeInteger(permits) || permits < 1) {
+    const range = permits > Number.MAX_SAFE_INTEGER ? `an integer in [1, ${Number.MAX_SAFE_INTEGER}]` : 'an integer >= 1';
+    throw new RangeError(`${source}: ${what} must be ${range}, got ${String(permits)}`);
+  }
 }

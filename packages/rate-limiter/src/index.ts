@@ -1,4 +1,5 @@
-export { RateLimiter, type RateLimiterPolicy } from './rate-limiter.js';
+export { RateLimiter } from './rate-limiter.js';
+export type { RateLimiterPolicy } from './weighted-policy.js';
 export { RateLimiterRegistry } from './registry.js';
 export type { CallOutcome, RateLimiterConfig, ResolvedRateLimiterConfig } from './config.js';
 export { RATE_LIMITER_OPTIONS } from './config.js';

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { RequestNotPermittedError, sleep, VirtualClock } from '@breakwater/core';
+import { flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter, RateLimiterRegistry } from './index.js';
 
@@ -16,19 +17,6 @@ afterEach(() => {
 /** A limiter of one permission per 250 ms cycle, as in Resilience4j's AtomicRateLimiterTest. */
 const limiter = (timeoutDuration: number, extra: { limitForPeriod?: number } = {}) =>
   new RateLimiter('test', { limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration, clock, ...extra });
-
-/** One macrotask: every pending promise callback has run (no clock time passes). */
-const flush = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Settles the state of a promise without awaiting it. */
-function track<T>(p: Promise<T>) {
-  const t: { state: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
-  p.then(
-    (value) => Object.assign(t, { state: 'fulfilled', value }),
-    (error: unknown) => Object.assign(t, { state: 'rejected', error }),
-  );
-  return t;
-}
 
 describe('RateLimiter — Resilience4j AtomicRateLimiterTest scenarios', () => {
   it('has a full cycle of permissions at first, and nobody waiting', () => {

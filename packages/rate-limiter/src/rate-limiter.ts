@@ -1,13 +1,8 @@
 import {
-  callbackThrew,
-  describeValue,
   enterCall,
   EventPublisher,
   invoke,
-  keepAlive,
-  LinkedQueue,
   NEVER_ABORTED,
-  onAbort,
   raceAbort,
   ROOT_CONTEXT,
   RequestNotPermittedError,
@@ -15,41 +10,23 @@ import {
   withoutStack,
   type AnyEventOf,
   type CallContext,
-  type Clock,
   type Duration,
   type EventOf,
   type ExecuteOptions,
-  type Linked,
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { readChange, readRateLimiterConfig, type CallOutcome, type RateLimiterConfig, type ResolvedRateLimiterConfig } from './config.js';
+import {
+  checkPermits,
+  resolveRateLimiterChange,
+  resolveRateLimiterConfig,
+  type RateLimiterConfig,
+  type ResolvedRateLimiterConfig,
+} from './config.js';
+import { DrainOnResult } from './drain-on-result.js';
 import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetrics } from './events.js';
-import { drain, giveBack, initialState, nextState, refresh, type RateLimiterState } from './state.js';
-
-/** A call waiting on a timer for permits it has reserved. */
-interface Waiter extends Linked<Waiter> {
-  readonly permits: number;
-  /** Clock time at which its permits are there. */
-  readonly releaseAt: number;
-  aborted: boolean;
-}
-
-/**
- * A view of a rate limiter that takes `permits` permits per call (from {@link RateLimiter.withPermits}).
- *
- * @example
- * ```ts
- * const bulk = limiter.withPermits(5);
- * await bulk.execute(() => api.batch(items));
- * ```
- */
-export interface RateLimiterPolicy extends Policy {
-  readonly kind: 'rateLimiter';
-  /** Permits each call takes. */
-  readonly permits: number;
-  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R>;
-}
+import { Permits } from './permits.js';
+import { weightedPolicy, type RateLimiterPolicy } from './weighted-policy.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -75,38 +52,33 @@ const RESOLVED: Promise<void> = Promise.resolve();
  */
 export class RateLimiter implements Policy {
   readonly kind = 'rateLimiter' as const;
-  readonly #clock: Clock;
   readonly #events: EventPublisher<RateLimiterEvents>;
-  /** The options as resolved at construction (the limit and timeout in force live in #state and #timeout). */
+  /** The options as resolved at construction (the limit and timeout in force live in #permits and #timeout). */
   readonly #options: ResolvedRateLimiterConfig;
-  readonly #drainOnResult: ((outcome: CallOutcome) => boolean) | undefined;
+  /** `drainPermissionsOnResult` around each call, when it is set. */
+  readonly #drainOnResult: DrainOnResult | undefined;
   readonly #stackTraces: boolean;
+  /** `RateLimiter 'name'`, how messages and warnings name the limiter. */
   readonly #source: string;
-  #state: RateLimiterState;
+  /** The permits over time: the cycle state, the reservations, the callers waiting for theirs. */
+  readonly #permits: Permits;
+  /** `timeoutDuration` in force (`changeTimeoutDuration` may change it). */
   #timeout: number;
-  #waiting = 0;
-  /** The clock reading of the last reservation: a waiter's permits are there at this + its wait. */
-  #reservedAt = 0;
-  /**
-   * Waiters whose permits can still be handed back if they abort: those reserved after the last
-   * permit taken by anything else, in reservation order (so their permits are the last ones
-   * reserved, and giving them back lets no later call into a cycle that is already full).
-   */
-  readonly #returnable = new LinkedQueue<Waiter>();
 
   constructor(
     readonly name: string,
     config?: RateLimiterConfig,
   ) {
-    const c = readRateLimiterConfig(name, config);
+    const c = resolveRateLimiterConfig(name, config);
     this.#options = c;
-    this.#clock = c.clock;
     this.#timeout = c.timeoutDuration;
-    this.#drainOnResult = c.drainPermissionsOnResult;
     this.#stackTraces = c.writableStackTraceEnabled;
     this.#source = `RateLimiter '${name}'`;
-    this.#state = initialState(c.limitForPeriod, c.limitRefreshPeriod, this.#clock.now());
-    this.#events = new EventPublisher(name, this.#clock, this.#source, RATE_LIMITER_EVENT_TYPES);
+    const predicate = c.drainPermissionsOnResult;
+    this.#drainOnResult = predicate === undefined ? undefined : new DrainOnResult(this.#source, predicate, () => this.drainPermissions());
+    // The limiter's cycles count from here (the last reading of the clock in the constructor).
+    this.#permits = new Permits({ ...c, granted: (permits, waitMs) => this.#succeeded(permits, waitMs) });
+    this.#events = new EventPublisher(name, c.clock, this.#source, RATE_LIMITER_EVENT_TYPES);
   }
 
   /**
@@ -126,13 +98,13 @@ export class RateLimiter implements Policy {
    * limit and the timeout as `changeLimitForPeriod` / `changeTimeoutDuration` last set them.
    */
   get config(): ResolvedRateLimiterConfig {
-    return { ...this.#options, limitForPeriod: this.#state.limitForPeriod, timeoutDuration: this.#timeout };
+    return { ...this.#options, limitForPeriod: this.#permits.limitForPeriod, timeoutDuration: this.#timeout };
   }
 
   /** A fresh snapshot as of `clock.now()` (estimated as Resilience4j does, reserving nothing). */
   get metrics(): RateLimiterMetrics {
-    const now = refresh(this.#state, this.#clock.now());
-    return { availablePermissions: now.permissions, numberOfWaitingCalls: this.#waiting, waitMs: now.waitMs, cycle: now.cycle };
+    const now = this.#permits.current();
+    return { availablePermissions: now.permissions, numberOfWaitingCalls: this.#permits.waiting, waitMs: now.waitMs, cycle: now.cycle };
   }
 
   /**
@@ -162,21 +134,20 @@ export class RateLimiter implements Policy {
     let signal = NEVER_ABORTED;
     if (permits !== 1 || (options !== undefined && options !== null)) {
       try {
-        this.#checkPermits('acquirePermission(permits)', permits);
+        checkPermits(this.#source, 'acquirePermission(permits)', permits);
         signal = toContext(options).signal;
       } catch (error) {
         return Promise.reject(error);
       }
       if (signal.aborted) return Promise.reject(signal.reason);
     }
-    const wait = this.#reserve(permits);
+    const wait = this.#permits.acquire(permits, this.#timeout);
     if (wait === 0) {
-      this.#seal();
       this.#succeeded(permits, 0);
       return RESOLVED;
     }
     if (wait < 0) return Promise.reject(this.#failed(permits));
-    return this.#wait(permits, wait, signal);
+    return this.#permits.wait(permits, wait, signal);
   }
 
   /**
@@ -193,13 +164,12 @@ export class RateLimiter implements Policy {
    * ```
    */
   reservePermission(permits = 1): number {
-    this.#checkPermits('reservePermission(permits)', permits);
-    const wait = this.#reserve(permits);
+    checkPermits(this.#source, 'reservePermission(permits)', permits);
+    const wait = this.#permits.reserve(permits, this.#timeout);
     if (wait < 0) {
       this.#failed(permits);
       return -1;
     }
-    this.#seal();
     this.#succeeded(permits, wait);
     return wait;
   }
@@ -215,10 +185,7 @@ export class RateLimiter implements Policy {
    * ```
    */
   drainPermissions(): void {
-    const now = this.#clock.now();
-    const before = refresh(this.#state, now).permissions;
-    this.#state = drain(this.#state, now);
-    if (before > 0) this.#seal();
+    const before = this.#permits.drain();
     if (this.#events.wants('drained')) this.#events.emit('drained', { permits: Math.max(before, 0) });
   }
 
@@ -232,9 +199,8 @@ export class RateLimiter implements Policy {
    * ```
    */
   changeLimitForPeriod(limitForPeriod: number): void {
-    const limit = readChange(this.name, 'limitForPeriod', limitForPeriod);
-    this.#state = { ...this.#state, limitForPeriod: limit };
-    this.#seal();
+    const limit = resolveRateLimiterChange(this.name, 'limitForPeriod', limitForPeriod);
+    this.#permits.changeLimit(limit);
   }
 
   /**
@@ -247,7 +213,7 @@ export class RateLimiter implements Policy {
    * ```
    */
   changeTimeoutDuration(timeoutDuration: Duration): void {
-    this.#timeout = readChange(this.name, 'timeoutDuration', timeoutDuration);
+    this.#timeout = resolveRateLimiterChange(this.name, 'timeoutDuration', timeoutDuration);
   }
 
   /**
@@ -289,16 +255,9 @@ export class RateLimiter implements Policy {
    * ```
    */
   withPermits(permits: number): RateLimiterPolicy {
-    this.#checkPermits('withPermits(permits)', permits);
+    checkPermits(this.#source, 'withPermits(permits)', permits);
     const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> => this.#execute(fn, options, permits);
-    return {
-      name: this.name,
-      kind: 'rateLimiter',
-      permits,
-      execute,
-      decorate: <A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>) =>
-        (...args: A): Promise<R> => execute(() => fn(...args)),
-    };
+    return weightedPolicy(this.name, permits, execute);
   }
 
   #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
@@ -308,105 +267,21 @@ export class RateLimiter implements Policy {
       if (entered instanceof Promise) return entered;
       ctx = entered;
     }
-    const wait = this.#reserve(permits);
+    const wait = this.#permits.acquire(permits, this.#timeout);
     if (wait === 0) {
-      this.#seal();
       this.#succeeded(permits, 0);
       return this.#run(fn, ctx);
     }
     if (wait < 0) return Promise.reject(this.#failed(permits));
     // An abort in the instant between the grant and this continuation: fn is not started.
-    return this.#wait(permits, wait, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : this.#run(fn, ctx)));
-  }
-
-  /** Reserves `permits` now: the wait (>= 0), or -1 when it exceeds the timeout (nothing reserved). */
-  #reserve(permits: number): number {
-    const now = this.#clock.now();
-    const next = nextState(this.#state, permits, this.#timeout, now);
-    this.#state = next;
-    this.#reservedAt = now;
-    return this.#timeout >= next.waitMs ? next.waitMs : -1;
-  }
-
-  #wait(permits: number, waitMs: number, signal: AbortSignal): Promise<void> {
-    const waiter: Waiter = { prev: null, next: null, linked: false, permits, releaseAt: this.#reservedAt + waitMs, aborted: false };
-    this.#returnable.push(waiter);
-    this.#waiting++;
-    return new Promise<void>((resolve, reject) => {
-      // One listener per signal for all of Breakwater (onAbort); none at all without a signal.
-      const stop = onAbort(signal, () => {
-        this.#clock.clearTimeout(timer);
-        this.#waiting--;
-        this.#handBack(waiter);
-        reject(signal.reason);
-      });
-      // The caller awaits this wait: it keeps the process alive (see keepAlive).
-      const timer = keepAlive(
-        this.#clock.setTimeout(() => {
-          stop();
-          this.#waiting--;
-          this.#released(waiter);
-          this.#succeeded(permits, waitMs);
-          resolve();
-        }, waitMs),
-      );
-    });
-  }
-
-  /** A waiter got its permits: it and every reservation before it can no longer be handed back. */
-  #released(waiter: Waiter): void {
-    if (!waiter.linked) return;
-    for (let first = this.#returnable.shift(); first !== null && first !== waiter; first = this.#returnable.shift());
-  }
-
-  /**
-   * An aborted waiter's permits come back when they are the last ones reserved; an earlier one
-   * stays as a hole until everything reserved after it has come back too (else a later waiter's
-   * slot would be counted twice and a cycle could let more than its limit through).
-   */
-  #handBack(waiter: Waiter): void {
-    if (!waiter.linked) return;
-    waiter.aborted = true;
-    const now = this.#clock.now();
-    for (let last = this.#returnable.last; last !== null && last.aborted && last.releaseAt > now; last = this.#returnable.last) {
-      this.#returnable.pop();
-      this.#state = giveBack(this.#state, last.permits, now);
-    }
-  }
-
-  /** Something other than a waiter took permits (or the limit changed): no waiter before it can hand back. */
-  #seal(): void {
-    if (this.#returnable.size === 0) return;
-    while (this.#returnable.shift() !== null);
+    return this.#permits.wait(permits, wait, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : this.#run(fn, ctx)));
   }
 
   /** Runs `fn` (its outcome settles once, whatever it returns); the caller's abort ends the call at once. */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
     const outcome = invoke(fn, ctx);
-    return raceAbort(this.#drainOnResult === undefined ? outcome : (outcome.then(this.#onResult, this.#onError) as Promise<T>), ctx.signal);
-  }
-
-  // Bound once: a call with drainPermissionsOnResult allocates no closure for it.
-  readonly #onResult = (result: unknown): unknown => {
-    this.#afterCall({ result });
-    return result;
-  };
-
-  readonly #onError = (error: unknown): never => {
-    this.#afterCall({ error });
-    throw error;
-  };
-
-  #afterCall(outcome: CallOutcome): void {
-    const predicate = this.#drainOnResult!;
-    let drainNow: boolean;
-    try {
-      drainNow = predicate(outcome) === true;
-    } catch (error) {
-      callbackThrew(this.#source, 'drainPermissionsOnResult', predicate, error, "the call's outcome is kept and nothing is drained");
-      return;
-    }
-    if (drainNow) this.drainPermissions();
+    const drainOnResult = this.#drainOnResult;
+    return raceAbort(drainOnResult === undefined ? outcome : (outcome.then(drainOnResult.onResult, drainOnResult.onError) as Promise<T>), ctx.signal);
   }
 
   #succeeded(permits: number, waitMs: number): void {
@@ -415,20 +290,8 @@ export class RateLimiter implements Policy {
 
   /** Publishes the refusal and builds its error (with the wait the permits would have needed). */
   #failed(permits: number): RequestNotPermittedError {
-    const waitMs = this.#state.waitMs;
+    const waitMs = this.#permits.lastWaitMs;
     if (this.#events.wants('failedAcquire')) this.#events.emit('failedAcquire', { permits, waitMs });
     return this.#stackTraces ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
-  }
-
-  /** `what` names the argument in the message: `acquirePermission(permits)`, `withPermits(permits)`. */
-  #checkPermits(what: string, permits: number): void {
-    if (permits === 1) return;
-    if (typeof permits !== 'number') {
-      throw new TypeError(`${this.#source}: ${what} must be a number, got ${describeValue(permits)}`);
-    }
-    if (!Number.isSafeInteger(permits) || permits < 1) {
-      const range = permits > Number.MAX_SAFE_INTEGER ? `an integer in [1, ${Number.MAX_SAFE_INTEGER}]` : 'an integer >= 1';
-      throw new RangeError(`${this.#source}: ${what} must be ${range}, got ${String(permits)}`);
-    }
   }
 }
