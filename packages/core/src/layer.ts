@@ -1,4 +1,4 @@
-import type { CallContext, Policy, PolicyFn } from './policy.js';
+import type { CallContext, PolicyFn } from './policy.js';
 
 // The layer protocol of `decorate()` (@breakwater/decorators). A pipeline composes its layers
 // once, when it is built, into nested steps; one call then runs them outermost first. Any
@@ -72,6 +72,6 @@ export interface ArgsAwareLayer {
  * const step = isArgsAwareLayer(policy) ? (inner: InnerLayers) => (fn, ctx, args) => policy.runLayer(inner, fn, ctx, args) : viaExecute(policy);
  * ```
  */
-export function isArgsAwareLayer<P extends Policy>(policy: P): policy is P & ArgsAwareLayer {
+export function isArgsAwareLayer<P extends object>(policy: P): policy is P & ArgsAwareLayer {
   return typeof (policy as Partial<ArgsAwareLayer>).runLayer === 'function';
 }
