@@ -6,7 +6,6 @@ import {
   raceAbort,
   ROOT_CONTEXT,
   toContext,
-  withoutStack,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -21,7 +20,7 @@ import {
   type BulkheadConfigChange,
   type ResolvedBulkheadConfig,
 } from './config.js';
-import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
+import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
 import { Slots } from './slots.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -294,6 +293,6 @@ export class Bulkhead implements Policy {
     this.#emitRejected();
     const detail =
       waitedMs === undefined ? 'is full and does not permit further calls' : `is full and freed no slot within maxWaitDuration (${waitedMs} ms)`;
-    return this.#stackTraces ? new BulkheadFullError(this.name, detail) : withoutStack(() => new BulkheadFullError(this.name, detail));
+    return bulkheadFull(this.name, detail, this.#stackTraces);
   }
 }

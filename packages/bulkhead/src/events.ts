@@ -1,3 +1,5 @@
+import { BulkheadFullError, withoutStack } from '@breakwater/core';
+
 /**
  * Events of a {@link Bulkhead} and of a pool bulkhead (each carries `type`, `name` and `at`).
  *
@@ -56,6 +58,14 @@ export interface PoolBulkheadMetrics {
   readonly remainingQueueCapacity: number;
   /** Calls running. */
   readonly activeCount: number;
+}
+
+/**
+ * A bulkhead's refusal, `detail` saying why: a {@link BulkheadFullError} naming it, built without
+ * a stack unless `writableStackTraceEnabled` (`stackTraces`), for cheaper rejections.
+ */
+export function bulkheadFull(name: string, detail: string, stackTraces: boolean): BulkheadFullError {
+  return stackTraces ? new BulkheadFullError(name, detail) : withoutStack(() => new BulkheadFullError(name, detail));
 }
 
 /** The empty fields of every bulkhead event (shared: nothing is allocated per event but the event). */

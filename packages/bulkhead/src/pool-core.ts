@@ -7,14 +7,13 @@ import {
   raceAbort,
   releaseProcess,
   WaitQueue,
-  withoutStack,
   type AnyEventOf,
   type EventOf,
   type TimerHandle,
 } from '@breakwater/core';
 import { admit } from './admission.js';
 import { resolvePoolCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
-import { BULKHEAD_EVENT_TYPES, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
+import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
 
 /** A call waiting in the pool's queue: what `start` needs to run it. */
 interface QueuedCall<Work, Options> {
@@ -33,10 +32,13 @@ export abstract class PoolCore<Work, Options> {
   readonly #events: EventPublisher<BulkheadEvents>;
   /** The calls waiting for a slot, oldest first (no time limit: the queue's capacity bounds them). */
   readonly #queue: WaitQueue<unknown, QueuedCall<Work, Options>>;
+  /** Calls running (each in a slot). */
   #active = 0;
   /** Core slots started so far (Java starts a core thread per call until there are `core`). */
   #coreStarted = 0;
+  /** What `close()` returns, once it has been called. */
   #closing: Promise<void> | undefined;
+  /** Resolves the wait of `close()` for the running calls to end (set while it waits). */
   #drained: (() => void) | undefined;
   /** Whether close has stopped waiting for running calls (force, or its timeout ran out). */
   #forced = false;
@@ -236,8 +238,6 @@ export abstract class PoolCore<Work, Options> {
 
   #rejected(detail: string): BulkheadFullError {
     if (this.#events.wants('callRejected')) this.#events.emit('callRejected', NO_FIELDS);
-    return this.#limits.writableStackTraceEnabled
-      ? new BulkheadFullError(this.name, detail)
-      : withoutStack(() => new BulkheadFullError(this.name, detail));
+    return bulkheadFull(this.name, detail, this.#limits.writableStackTraceEnabled);
   }
 }

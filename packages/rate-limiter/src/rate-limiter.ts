@@ -57,6 +57,7 @@ export class RateLimiter implements Policy {
   readonly #options: ResolvedRateLimiterConfig;
   /** `drainPermissionsOnResult` around each call, when it is set. */
   readonly #drainOnResult: DrainOnResult | undefined;
+  /** `writableStackTraceEnabled`: whether a refusal's error carries a stack. */
   readonly #stackTraces: boolean;
   /** `RateLimiter 'name'`, how messages and warnings name the limiter. */
   readonly #source: string;
@@ -284,6 +285,7 @@ export class RateLimiter implements Policy {
     return raceAbort(drainOnResult === undefined ? outcome : (outcome.then(drainOnResult.onResult, drainOnResult.onError) as Promise<T>), ctx.signal);
   }
 
+  /** Publishes that a caller got `permits` after `waitMs`. */
   #succeeded(permits: number, waitMs: number): void {
     if (this.#events.wants('successfulAcquire')) this.#events.emit('successfulAcquire', { permits, waitMs });
   }
