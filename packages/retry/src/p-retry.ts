@@ -5,7 +5,8 @@
 //     try { return await input(n) }                     // an attempt that resolves ends the loop
 //     catch (error) {                                   // a failed attempt:
 //       await onFailedAttempt(context)                  //   (a no-op here)
-//       no retries left → throw error                   //   the last attempt failed
+//       await shouldConsumeRetry(context)               //   (always true here)
+//       no retries left, or past maxRetryTime → throw   //   the last attempt failed (no time limit here)
 //       a TypeError → throw error                       //   p-retry's own rule (never met: see below)
 //       !(await shouldRetry(context)) → throw error     //   the caller says stop
 //       wait the delay (0 here: no timer)               //   then the next attempt
@@ -25,6 +26,8 @@
 // - When p-retry stops without a result (no retries left, or `shouldRetry` said no), it throws
 //   the `AttemptFailed` error; `runAttemptsAfterFirst` turns that into `LOOP_ENDED` and the Retry
 //   ends the call from what the call knows (the last error as it was thrown, or the last value).
+//   After attempt maxAttempts p-retry stops without asking `shouldRetry`: the call's `end` then
+//   judges that attempt itself (an error not to be retried is still an `ignoredError`).
 
 import * as pRetryModule from 'p-retry';
 import type { Options as PRetryOptions, RetryContext } from 'p-retry';

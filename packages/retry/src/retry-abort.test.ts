@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { VirtualClock } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Retry } from './index.js';
+import { Retry, type RetryConfig } from './index.js';
 import { scripted } from './test-support.js';
 
 let clock: VirtualClock;
@@ -117,5 +117,38 @@ describe("Retry: the caller's signal", () => {
     await clock.runAll();
     expect(pending.map((p) => p.settled)).toEqual([true, true, true, true]);
     expect(pending.map((p) => p.error ?? p.value)).toEqual(['b', 'x', 'busy', 'fine']);
+  });
+});
+
+describe('Retry: one abort listener per shared signal (§0)', () => {
+  const retry = (config: RetryConfig): Retry => new Retry('pg', { clock, ...config });
+
+  it('50 calls in flight on one caller signal add one listener to it, and none is left after', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 100 });
+    const caller = new AbortController();
+    const calls = Array.from({ length: 50 }, (_, i) =>
+      track(
+        r.execute(scripted(clock, i % 2 === 0 ? [{ hang: true }] : [{ reject: 'e' }, { hang: true }]).fn, { signal: caller.signal }),
+      ),
+    );
+    await clock.advance(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    await clock.advance(100); // the odd ones are in their second attempt
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    caller.abort(new Error('shutdown'));
+    await clock.advance(0);
+    expect(calls.every((c) => c.settled && (c.error as Error).message === 'shutdown')).toBe(true);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('none is left on a long-lived signal once the calls have ended', async () => {
+    const r = retry({ maxAttempts: 2, waitDuration: 10 });
+    const signal = new AbortController().signal;
+    const calls = Array.from({ length: 20 }, (_, i) => track(r.execute(scripted(clock, [{ reject: 'e' }, { value: i }]).fn, { signal })));
+    await clock.advance(0);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    await clock.runAll();
+    expect(calls.map((c) => c.value)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

@@ -1,13 +1,11 @@
-import { getEventListeners } from 'node:events';
-import { types } from 'node:util';
-import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import { CallNotPermittedError, VirtualClock, withoutStack, type CallContext } from '@breakwater/core';
+import { VirtualClock } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
 import { scripted } from './test-support.js';
 
-// Issue 9: what using Retry as users and attackers would found, each held here.
+// Issue 9: what using Retry as users and attackers would found, each held here (the error behind
+// a breaker's refusal: retry-with-breaker.test.ts; one abort listener per signal: retry-abort.test.ts).
 
 let clock: VirtualClock;
 let warnings: MockInstance<typeof process.emitWarning>;
@@ -253,92 +251,6 @@ describe('Retry: a hostile thenable settles and is counted exactly once', () => 
   });
 });
 
-describe('Retry × CircuitBreaker: the error behind a refused attempt stays reachable', () => {
-  function pipeline(r: Retry, breaker: CircuitBreaker) {
-    return <T>(fn: (ctx: CallContext) => T | PromiseLike<T>) => r.execute((ctx) => breaker.execute(fn, ctx));
-  }
-
-  it.each([true, false])('the CallNotPermittedError the caller gets has cause = the gateway’s error (writableStackTraceEnabled %s)', async (writableStackTraceEnabled) => {
-    const breaker = new CircuitBreaker('pg', { clock, slidingWindowSize: 1, minimumNumberOfCalls: 1, waitDurationInOpenState: 10_000, writableStackTraceEnabled });
-    const r = retry({ maxAttempts: 3, waitDuration: 100 });
-    const ignored: unknown[] = [];
-    r.on('ignoredError', (e) => ignored.push(e.error));
-    const gateway = new Error('502 from the gateway');
-    let ran = 0;
-    const call = track(
-      pipeline(
-        r,
-        breaker,
-      )(() => {
-        ran++;
-        return Promise.reject(gateway);
-      }),
-    );
-    await clock.runAll();
-    expect(ran).toBe(1);
-    const error = call.error as CallNotPermittedError;
-    expect(error).toBeInstanceOf(CallNotPermittedError);
-    expect(types.isNativeError(error)).toBe(true);
-    expect(error.name).toBe('CallNotPermittedError');
-    expect(error.message).toBe("CircuitBreaker 'pg' is OPEN and does not permit further calls");
-    expect([error.circuitBreakerName, error.state]).toEqual(['pg', 'OPEN']);
-    expect(error.cause).toBe(gateway);
-    expect(Object.getOwnPropertyDescriptor(error, 'cause')?.enumerable).toBe(false);
-    if (!writableStackTraceEnabled) expect(error.stack).toBe("CallNotPermittedError: CircuitBreaker 'pg' is OPEN and does not permit further calls");
-    expect(ignored).toEqual([error]);
-    expect(ignored[0]).toBe(error);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
-  });
-
-  it('never mutates the refusal it was given (it may be shared), and keeps a cause already set', async () => {
-    const shared = Object.freeze(withoutStack(() => new CallNotPermittedError('pg', 'FORCED_OPEN')));
-    const withCause = new CallNotPermittedError('pg', 'OPEN');
-    Object.defineProperty(withCause, 'cause', { value: 'its own cause' });
-    for (const refusal of [shared, withCause]) {
-      const r = retry({ waitDuration: 0 });
-      let ran = 0;
-      const error = await r
-        .execute(() => {
-          ran++;
-          return ran === 1 ? Promise.reject(new Error('first')) : Promise.reject(refusal);
-        })
-        .catch((e: unknown) => e as CallNotPermittedError);
-      expect(ran).toBe(2);
-      if (refusal === shared) {
-        expect(error).not.toBe(shared);
-        expect(error.cause).toEqual(new Error('first'));
-        expect(error.state).toBe('FORCED_OPEN');
-        expect(error.stack).toBe(shared.stack);
-        expect('cause' in shared).toBe(false);
-      } else {
-        expect(error).toBe(withCause);
-        expect(error.cause).toBe('its own cause');
-      }
-    }
-  });
-
-  it('with retryCallNotPermitted, exhausted on refusals: the cause is the last error that was not a refusal', async () => {
-    const r = retry({ maxAttempts: 3, waitDuration: 0, retryCallNotPermitted: true });
-    const down = new Error('down');
-    const refusals = [new CallNotPermittedError('pg', 'OPEN'), new CallNotPermittedError('pg', 'OPEN')];
-    let ran = 0;
-    const error = await r
-      .execute(() => {
-        ran++;
-        return Promise.reject(ran === 1 ? down : refusals[ran - 2]);
-      })
-      .catch((e: unknown) => e as CallNotPermittedError);
-    expect(ran).toBe(3);
-    expect(error).toBeInstanceOf(CallNotPermittedError);
-    expect(error.cause).toBe(down);
-  });
-
-  it('a refusal at the first attempt has nothing behind it and is rethrown as it is', async () => {
-    const refusal = new CallNotPermittedError('pg', 'OPEN');
-    await expect(retry().execute(() => Promise.reject(refusal))).rejects.toBe(refusal);
-  });
-});
-
 describe('Retry: first use and bad input', () => {
   it('refuses an unknown event type with a "did you mean"', () => {
     const r = retry();
@@ -378,36 +290,5 @@ describe('Retry: first use and bad input', () => {
     }).not.toThrow();
     await expect(call).rejects.toThrow(TypeError);
     expect(ran).toBe(0);
-  });
-});
-
-describe('Retry: one abort listener per shared signal (§0)', () => {
-  it('50 calls in flight on one caller signal add one listener to it, and none is left after', async () => {
-    const r = retry({ maxAttempts: 3, waitDuration: 100 });
-    const caller = new AbortController();
-    const calls = Array.from({ length: 50 }, (_, i) =>
-      track(
-        r.execute(scripted(clock, i % 2 === 0 ? [{ hang: true }] : [{ reject: 'e' }, { hang: true }]).fn, { signal: caller.signal }),
-      ),
-    );
-    await clock.advance(0);
-    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
-    await clock.advance(100); // the odd ones are in their second attempt
-    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
-    caller.abort(new Error('shutdown'));
-    await clock.advance(0);
-    expect(calls.every((c) => c.settled && (c.error as Error).message === 'shutdown')).toBe(true);
-    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('none is left on a long-lived signal once the calls have ended', async () => {
-    const r = retry({ maxAttempts: 2, waitDuration: 10 });
-    const signal = new AbortController().signal;
-    const calls = Array.from({ length: 20 }, (_, i) => track(r.execute(scripted(clock, [{ reject: 'e' }, { value: i }]).fn, { signal })));
-    await clock.advance(0);
-    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
-    await clock.runAll();
-    expect(calls.map((c) => c.value)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
+import { types } from 'node:util';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import { CallNotPermittedError, VirtualClock, type CallContext } from '@breakwater/core';
+import { CallNotPermittedError, VirtualClock, withoutStack, type CallContext } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry, type RetryConfig } from './index.js';
@@ -26,6 +27,17 @@ function breakerOf(config: ConstructorParameters<typeof CircuitBreaker>[1] = {})
 function retryOf(config: RetryConfig = {}): Retry {
   return new Retry('pg', { clock, maxAttempts: 3, waitDuration: 100, ...config });
 }
+
+function retry(config: RetryConfig = {}): Retry {
+  return new Retry('pg', { clock, ...config });
+}
+
+const NO_CALLS = {
+  numberOfSuccessfulCallsWithoutRetryAttempt: 0,
+  numberOfSuccessfulCallsWithRetryAttempt: 0,
+  numberOfFailedCallsWithoutRetryAttempt: 0,
+  numberOfFailedCallsWithRetryAttempt: 0,
+};
 
 describe('Retry × CircuitBreaker', () => {
   it('with the retry outside, the breaker records every attempt', async () => {
@@ -121,5 +133,91 @@ describe('Retry × CircuitBreaker', () => {
     );
     expect(seen.map((c) => c.attempt)).toEqual([1, 2]);
     expect(seen.every((c) => c.signal === caller.signal)).toBe(true);
+  });
+});
+
+describe('Retry × CircuitBreaker: the error behind a refused attempt stays reachable', () => {
+  function pipeline(r: Retry, breaker: CircuitBreaker) {
+    return <T>(fn: (ctx: CallContext) => T | PromiseLike<T>) => r.execute((ctx) => breaker.execute(fn, ctx));
+  }
+
+  it.each([true, false])('the CallNotPermittedError the caller gets has cause = the gateway’s error (writableStackTraceEnabled %s)', async (writableStackTraceEnabled) => {
+    const breaker = new CircuitBreaker('pg', { clock, slidingWindowSize: 1, minimumNumberOfCalls: 1, waitDurationInOpenState: 10_000, writableStackTraceEnabled });
+    const r = retry({ maxAttempts: 3, waitDuration: 100 });
+    const ignored: unknown[] = [];
+    r.on('ignoredError', (e) => ignored.push(e.error));
+    const gateway = new Error('502 from the gateway');
+    let ran = 0;
+    const call = track(
+      pipeline(
+        r,
+        breaker,
+      )(() => {
+        ran++;
+        return Promise.reject(gateway);
+      }),
+    );
+    await clock.runAll();
+    expect(ran).toBe(1);
+    const error = call.error as CallNotPermittedError;
+    expect(error).toBeInstanceOf(CallNotPermittedError);
+    expect(types.isNativeError(error)).toBe(true);
+    expect(error.name).toBe('CallNotPermittedError');
+    expect(error.message).toBe("CircuitBreaker 'pg' is OPEN and does not permit further calls");
+    expect([error.circuitBreakerName, error.state]).toEqual(['pg', 'OPEN']);
+    expect(error.cause).toBe(gateway);
+    expect(Object.getOwnPropertyDescriptor(error, 'cause')?.enumerable).toBe(false);
+    if (!writableStackTraceEnabled) expect(error.stack).toBe("CallNotPermittedError: CircuitBreaker 'pg' is OPEN and does not permit further calls");
+    expect(ignored).toEqual([error]);
+    expect(ignored[0]).toBe(error);
+    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+  });
+
+  it('never mutates the refusal it was given (it may be shared), and keeps a cause already set', async () => {
+    const shared = Object.freeze(withoutStack(() => new CallNotPermittedError('pg', 'FORCED_OPEN')));
+    const withCause = new CallNotPermittedError('pg', 'OPEN');
+    Object.defineProperty(withCause, 'cause', { value: 'its own cause' });
+    for (const refusal of [shared, withCause]) {
+      const r = retry({ waitDuration: 0 });
+      let ran = 0;
+      const error = await r
+        .execute(() => {
+          ran++;
+          return ran === 1 ? Promise.reject(new Error('first')) : Promise.reject(refusal);
+        })
+        .catch((e: unknown) => e as CallNotPermittedError);
+      expect(ran).toBe(2);
+      if (refusal === shared) {
+        expect(error).not.toBe(shared);
+        expect(error.cause).toEqual(new Error('first'));
+        expect(error.state).toBe('FORCED_OPEN');
+        expect(error.stack).toBe(shared.stack);
+        expect('cause' in shared).toBe(false);
+      } else {
+        expect(error).toBe(withCause);
+        expect(error.cause).toBe('its own cause');
+      }
+    }
+  });
+
+  it('with retryCallNotPermitted, exhausted on refusals: the cause is the last error that was not a refusal', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0, retryCallNotPermitted: true });
+    const down = new Error('down');
+    const refusals = [new CallNotPermittedError('pg', 'OPEN'), new CallNotPermittedError('pg', 'OPEN')];
+    let ran = 0;
+    const error = await r
+      .execute(() => {
+        ran++;
+        return Promise.reject(ran === 1 ? down : refusals[ran - 2]);
+      })
+      .catch((e: unknown) => e as CallNotPermittedError);
+    expect(ran).toBe(3);
+    expect(error).toBeInstanceOf(CallNotPermittedError);
+    expect(error.cause).toBe(down);
+  });
+
+  it('a refusal at the first attempt has nothing behind it and is rethrown as it is', async () => {
+    const refusal = new CallNotPermittedError('pg', 'OPEN');
+    await expect(retry().execute(() => Promise.reject(refusal))).rejects.toBe(refusal);
   });
 });

@@ -25,8 +25,8 @@ import { RetryRules } from './rules.js';
  * from `waitDuration` or an interval function after each failed attempt (on the injected
  * clock), errors chosen by class or predicate (`ignoreExceptions` wins), values retried by
  * `retryOnResult`, and an optional {@link RetryBudget} shared with other retries. p-retry runs
- * the loop of attempts once a first attempt has failed (see `p-retry.ts`); its own rules (no
- * retry of TypeErrors, non-errors wrapped, real timers) do not apply. An exhausted call rethrows its last error as
+ * the loop of attempts once a first attempt has failed; its own rules (no retry of TypeErrors,
+ * non-errors wrapped, real timers) do not apply. An exhausted call rethrows its last error as
  * it was thrown. A caller's abort ends the call at once with the signal's reason, waiting or
  * not, and no attempt starts after it.
  *
