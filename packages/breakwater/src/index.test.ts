@@ -1,3 +1,4 @@
+import * as springConfig from '@breakwater/spring-config';
 import { describe, expect, it } from 'vitest';
 import * as breakwater from './index.js';
 import * as testing from './testing.js';
@@ -17,6 +18,10 @@ describe('the breakwater umbrella', () => {
     ]) {
       expect(breakwater, name).toHaveProperty(name);
     }
+  });
+
+  it('re-exports fromConfig from @breakwater/spring-config (one function, not a copy)', () => {
+    expect(breakwater.fromConfig).toBe(springConfig.fromConfig);
   });
 
   it('composes the packages end to end', async () => {
