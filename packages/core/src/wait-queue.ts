@@ -2,7 +2,7 @@ import { onAbort } from './abort.js';
 import type { Clock, TimerHandle } from './clock.js';
 import { holdProcess, releaseProcess } from './keep-alive.js';
 import { LinkedQueue, type Linked } from './linked-queue.js';
-import type { Outcome } from './policy.js';
+import { NEVER_ABORTED, type Outcome } from './policy.js';
 
 /**
  * A caller taken out of a {@link WaitQueue} by {@link WaitQueue.shift}: what it queued with, and
@@ -121,6 +121,7 @@ export class WaitQueue<T = void, Item = void> {
         waiter.timer = this.#clock.setTimeout(() => this.#timedOut(waiter, maxWaitMs), maxWaitMs);
         waiter.holdsProcess = holdProcess(waiter.timer);
       }
+      if (signal === NEVER_ABORTED) return; // nothing to listen to (and no closure to allocate)
       waiter.stopListening = onAbort(signal, () => {
         this.#leave(waiter);
         this.#onAbort?.(item);
