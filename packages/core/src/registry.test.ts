@@ -458,6 +458,27 @@ describe('Registry: bad options', () => {
     expect(() => new WidgetRegistry({ configs: { a: [] as WidgetConfig } })).toThrow(TypeError);
   });
 
+  it('get and addConfiguration refuse a Map, a Date, an array or a number as a config (never the default in silence)', () => {
+    const registry = new WidgetRegistry({ defaultConfig: { size: 1 } });
+    for (const [bad, shown] of [[new Map([['size', 5]]), 'a Map'], [new Date(0), 'a Date'], [[], 'an array'], [5, '5']] as const) {
+      expect(() => registry.get('x', bad as unknown as WidgetConfig)).toThrow(
+        new TypeError(`WidgetRegistry: get('x', config) needs a plain config object or a config's name, got ${shown}`),
+      );
+      expect(() => registry.addConfiguration('m', bad as unknown as WidgetConfig)).toThrow(
+        new TypeError(`WidgetRegistry: addConfiguration('m', config) needs a plain config object, got ${shown}`),
+      );
+    }
+    expect(registry.find('x')).toBeUndefined();
+    expect(registry.configuration('m')).toBeUndefined();
+  });
+
+  it('on() refuses an event type a registry never publishes, suggesting the closest', () => {
+    const registry = new WidgetRegistry();
+    expect(() => registry.on('addd' as 'added', () => {})).toThrow(
+      new TypeError("WidgetRegistry: unknown event type 'addd' (did you mean 'added'?) (event types: added, removed, replaced, or '*')"),
+    );
+  });
+
   it('maxSize Infinity and no options at all are fine', () => {
     expect(() => new WidgetRegistry({ maxSize: Infinity, expireAfterAccess: Infinity })).not.toThrow();
     expect(() => new WidgetRegistry()).not.toThrow();

@@ -119,7 +119,7 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     }
     this.#clock = read.has('clock') ? read.clock() : ((defaultConfig as { clock?: Clock }).clock ?? systemClock);
     this.tags = Object.freeze({ ...tags });
-    this.#events = new EventPublisher(kind, this.#clock, kind);
+    this.#events = new EventPublisher<RegistryEvents<I>>(kind, this.#clock, kind, ['added', 'removed', 'replaced']);
   }
 
   on<K extends keyof RegistryEvents<I> & string>(type: K, listener: (event: EventOf<RegistryEvents<I>, K>) => void): () => void;
@@ -192,6 +192,7 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
   /** Registers a named config (laid over the default config). `'default'` cannot be added. */
   addConfiguration(name: string, config: C): void {
     if (name === DEFAULT) throw new TypeError(`${this.kind}: the 'default' config is set by defaultConfig and cannot be added`);
+    if (!isPlainObject(config)) throw new TypeError(`${this.kind}: addConfiguration('${name}', config) needs a plain config object, got ${describeValue(config)}`);
     this.#setConfig(name, { ...this.#configs.get(DEFAULT)!, ...config });
   }
 
@@ -233,6 +234,9 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
         throw new RangeError(`${this.kind}: get('${name}', '${config}'): no config named '${config}' (known: ${[...this.#configs.keys()].join(', ')})`);
       }
       return named;
+    }
+    if (!isPlainObject(config)) {
+      throw new TypeError(`${this.kind}: get('${name}', config) needs a plain config object or a config's name, got ${describeValue(config)}`);
     }
     return { ...this.defaultConfig, ...config };
   }
