@@ -68,7 +68,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     this.#clock = this.config.clock;
     this.#source = `CircuitBreaker '${name}'`;
     this.#events = new EventPublisher(name, this.#clock, this.#source, EVENT_TYPES);
-    this.#machine = new CircuitStateMachine(name, this.config, this.#clock, this.#events);
+    this.#machine = new CircuitStateMachine(name, this.#source, this.config, this.#clock, this.#events);
   }
 
   /** The current state. Reading it never moves OPEN to HALF_OPEN; the next call does. */

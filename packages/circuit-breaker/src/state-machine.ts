@@ -15,10 +15,11 @@ import {
 
 // The state machine of a circuit breaker: which state it is in, whether a call may run
 // (permission), what a finished call does to the state (recording), and how each state is built
-// and left (transitions). `CircuitBreaker` (circuit-breaker.ts) owns the calls and the public API
-// and asks this machine; recording.ts turns the end of a call into an outcome for it. The three dispatchers (`acquire`, `record`, `#build`) hand each state to
-// its own section below, one per state, as Polly's CircuitStateController and Resilience4j's
-// state classes are laid out; the states themselves are plain objects (states.ts).
+// and left (transitions). `CircuitBreaker` (circuit-breaker.ts) owns the calls and the public
+// API and asks this machine; recording.ts turns the end of a call into an outcome for it. The
+// three dispatchers (`acquire`, `record`, `#build`) hand each state to its own section below, as
+// Polly's CircuitStateController and Resilience4j's state classes are laid out; the states
+// themselves are plain objects (states.ts).
 
 /**
  * The permit of a call made through the public permission API (`tryAcquirePermission` /
@@ -40,16 +41,15 @@ type NotClosed = Exclude<BreakerState, ClosedState>;
 export class CircuitStateMachine {
   /** The current state: a fresh object on every transition (self-transitions included). */
   state: BreakerState;
-  /** `CircuitBreaker '<name>'`: how messages and warnings name the breaker. */
-  readonly source: string;
 
   constructor(
     readonly name: string,
+    /** `CircuitBreaker '<name>'`: how messages and warnings name the breaker. */
+    readonly source: string,
     readonly config: ResolvedCircuitBreakerConfig,
     readonly clock: Clock,
     readonly events: EventPublisher<CircuitBreakerEvents>,
   ) {
-    this.source = `CircuitBreaker '${name}'`;
     const initial = config.initialState;
     // As in Resilience4j, a breaker created OPEN, HALF_OPEN or FORCED_OPEN is at opening attempt 1.
     const attempt = initial === 'CLOSED' || initial === 'DISABLED' || initial === 'METRICS_ONLY' ? 0 : 1;
@@ -149,12 +149,6 @@ export class CircuitStateMachine {
     }
   }
 
-  /** DISABLED and FORCED_OPEN publish no call events (as in Resilience4j). */
-  publishesCalls(): boolean {
-    const kind = this.state.kind;
-    return kind !== 'DISABLED' && kind !== 'FORCED_OPEN';
-  }
-
   // ——— CLOSED ———
   // Permits every call and records it into the configured window (`record` does it inline: the
   // fast path). Once the minimum number of calls is met, a threshold reached opens the breaker.
@@ -181,8 +175,9 @@ export class CircuitStateMachine {
 
   #buildOpen(metrics: StateMetrics, attempt: number, waitMs: number | undefined): OpenState {
     // The wait function is contained (a throw or a bad wait keeps the previous one): nothing here throws from a timer.
+    const now = this.clock.now();
     const wait = waitMs ?? this.config.waitInOpenState(attempt);
-    const state: OpenState = { kind: 'OPEN', deadline: this.clock.now() + wait, attempt, metrics, timer: undefined };
+    const state: OpenState = { kind: 'OPEN', deadline: now + wait, attempt, metrics, timer: undefined };
     if (this.config.automaticTransitionFromOpenToHalfOpenEnabled) {
       state.timer = this.clock.setTimeout(() => {
         state.timer = undefined;
@@ -199,7 +194,7 @@ export class CircuitStateMachine {
   // timer forces `transitionToStateAfterWaitDuration` after that long.
 
   #acquireInHalfOpen(state: HalfOpenState): HalfOpenState | false {
-    if (state.available === 0) return this.#refuse();
+    if (state.available <= 0) return this.#refuse();
     state.available--;
     return state;
   }
@@ -264,6 +259,12 @@ export class CircuitStateMachine {
   // events, and neither leaves but by a manual transition.
 
   // ——— Shared by the states ———
+
+  /** DISABLED and FORCED_OPEN publish no call events (as in Resilience4j). */
+  publishesCalls(): boolean {
+    const kind = this.state.kind;
+    return kind !== 'DISABLED' && kind !== 'FORCED_OPEN';
+  }
 
   /** A refused call: counted in the current metrics, `callNotPermitted` published. */
   #refuse(): false {

@@ -15,6 +15,7 @@ import type { SlidingWindow, WindowTotals } from './window.js';
  */
 export class CountWindow implements SlidingWindow {
   readonly #ring: Uint8Array;
+  /** The index in the ring the next record writes to (the oldest call, once the ring is full). */
   #next = 0;
   calls = 0;
   failed = 0;
