@@ -47,3 +47,22 @@ export class BoomError extends Error {
 export class IgnoredError extends Error {
   override name = 'IgnoredError';
 }
+
+/**
+ * The configuration of Resilience4j's CircuitBreakerStateMachineTest, in our words: a 5 s time
+ * window with a minimum of 5 calls, 4 half-open permits, a 4 s slow threshold.
+ */
+export const conformance = {
+  failureRateThreshold: 50,
+  permittedNumberOfCallsInHalfOpenState: 4,
+  slowCallDurationThreshold: 4000,
+  slowCallRateThreshold: 50,
+  slidingWindowType: 'TIME_BASED',
+  slidingWindowSize: 5,
+  minimumNumberOfCalls: 5,
+  waitDurationInOpenState: 5000,
+  ignoreExceptions: [IgnoredError],
+} as const;
+
+/** What {@link counts} gives for fresh metrics. */
+export const emptyCounts = { failureRate: -1, successful: 0, buffered: 0, failed: 0, notPermitted: 0 };
