@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, type CallContext } from '@breakwater/core';
 import { describe, expect, it, vi } from 'vitest';
-import { compose, NO_ARGS, terminal, type Chain, type LayerStep } from './chain.js';
+import { compose, NO_ARGS, runChain, terminal, type Chain, type LayerStep } from './chain.js';
 
 describe('compose', () => {
   it('folds the steps once, outermost first, and the chain runs any number of times without folding again', async () => {
@@ -45,5 +45,20 @@ describe('terminal', () => {
         NO_ARGS,
       ),
     ).rejects.toBe(boom);
+  });
+});
+
+describe('runChain', () => {
+  it('turns a layer\'s sync throw into a rejection and adopts a thenable once', async () => {
+    const boom = new Error('layer threw');
+    const throwing: Chain = () => {
+      throw boom;
+    };
+    await expect(runChain(throwing, () => 1, ROOT_CONTEXT, NO_ARGS)).rejects.toBe(boom);
+    const thenable = { then: (ok: (v: unknown) => void) => ok('adopted') } as unknown as Promise<unknown>;
+    const outcome = runChain(() => thenable, () => 1, ROOT_CONTEXT, NO_ARGS);
+    expect(outcome).toBeInstanceOf(Promise);
+    await expect(outcome).resolves.toBe('adopted');
+    await expect(runChain(terminal, (ctx) => ctx.attempt, ROOT_CONTEXT, NO_ARGS)).resolves.toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { InnerLayers } from '@breakwater/core';
+import { follow, type CallContext, type InnerLayers, type PolicyFn } from '@breakwater/core';
 
 /**
  * The composed layers from one point inwards, then `fn` (core's `InnerLayers`): runs `fn`
@@ -39,4 +39,18 @@ export function compose(steps: readonly LayerStep[]): Chain {
   let chain = terminal;
   for (let i = steps.length - 1; i >= 0; i--) chain = steps[i]!(chain);
   return chain;
+}
+
+/**
+ * `chain(fn, ctx, args)` as a promise that settles exactly once: a sync throw of a layer is a
+ * rejection, and whatever the outermost layer returns (a user's policy may return a thenable of
+ * its own) is adopted once by core's `follow`. What core's `invoke` is for a function, for a chain.
+ * @internal
+ */
+export function runChain(chain: Chain, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
+  try {
+    return follow(chain(fn, ctx, args));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -17,7 +17,7 @@ import {
   type Observable,
   type PolicyFn,
 } from '@breakwater/core';
-import { NO_ARGS, terminal } from './chain.js';
+import { NO_ARGS, runChain, terminal } from './chain.js';
 import {
   EVENT_TYPES,
   everyError,
@@ -181,12 +181,7 @@ export class Fallback<G = unknown> implements ArgsAwareLayer, Observable<Fallbac
    * ```
    */
   runLayer(inner: InnerLayers, fn: PolicyFn<unknown>, ctx: CallContext, args: readonly unknown[]): Promise<unknown> {
-    let outcome: Promise<unknown>;
-    try {
-      outcome = follow(inner(fn, ctx, args));
-    } catch (error) {
-      outcome = Promise.reject(error);
-    }
+    const outcome = runChain(inner, fn, ctx, args);
     const signal = ctx.signal;
     if (signal === NEVER_ABORTED) return outcome.then(this.#succeeded, (error: unknown) => this.#recover(error, args));
     if (signal.aborted) {

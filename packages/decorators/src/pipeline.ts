@@ -9,7 +9,7 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import { compose, NO_ARGS, terminal, type Chain } from './chain.js';
+import { compose, NO_ARGS, runChain, terminal, type Chain } from './chain.js';
 import { checkWithFallbackOptions, type WithFallbackOptions } from './fallback-options.js';
 import { Fallback, type FallbackHandler } from './fallback.js';
 import { checkKind, checkPolicy, findWarnings, withPermits, type PipelineWarning, type RateLimiterLike } from './kinds.js';
@@ -205,13 +205,7 @@ export class Pipeline<F = never> {
     if (typeof fn !== 'function') return Promise.reject(new TypeError(`Pipeline '${this.name}': execute(fn) needs a function, got ${describeValue(fn)}`));
     const ctx = enterCall(options);
     if (ctx instanceof Promise) return ctx;
-    let outcome: Promise<unknown>;
-    try {
-      // follow: a user's policy may return a thenable of its own; the caller gets a promise that settles once.
-      outcome = follow(this.#chain(fn as PolicyFn<unknown>, ctx, NO_ARGS));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const outcome = runChain(this.#chain, fn as PolicyFn<unknown>, ctx, NO_ARGS);
     // The caller's abort ends the call here, at once, even when no layer races the signal.
     return raceAbort(outcome, ctx.signal) as Promise<T | F>;
   }
@@ -249,13 +243,7 @@ export class Pipeline<F = never> {
     }
     return (...args: A) => {
       if (signal.aborted) return Promise.reject(signal.reason);
-      let outcome: Promise<unknown>;
-      try {
-        outcome = follow(chain((c) => fn(c, ...args), ctx, args));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return raceAbort(outcome, signal) as Promise<R | F>;
+      return raceAbort(runChain(chain, (c) => fn(c, ...args), ctx, args), signal) as Promise<R | F>;
     };
   }
 
