@@ -3,6 +3,7 @@ import { flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onAbort, sleep } from './abort.js';
 import { systemClock } from './clock.js';
+import { keepsProcessAlive } from './keep-alive.js';
 import { NEVER_ABORTED } from './policy.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -18,8 +19,6 @@ afterEach(() => {
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
-/** Handles that keep the loop alive right now (ref'd timers and intervals), as Node counts them. */
-const refdTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('sleep', () => {
   it('resolves after exactly ms on the clock, not before', async () => {
@@ -100,17 +99,16 @@ describe('sleep', () => {
     const setTimeoutSpy = vi.spyOn(systemClock, 'setTimeout');
     try {
       await flush();
-      const before = refdTimers();
       const controller = new AbortController();
       const wait = sleep(systemClock, 60_000, controller.signal);
       const handle = setTimeoutSpy.mock.results[0]!.value as ReturnType<typeof setTimeout>;
       expect(handle.hasRef()).toBe(false);
-      expect(refdTimers()).toBe(before + 1);
+      expect(keepsProcessAlive()).toBe(true);
       controller.abort('done');
       await expect(wait).rejects.toBe('done');
       expect(listeners(controller.signal)).toBe(0);
       await flush();
-      expect(refdTimers()).toBe(before);
+      expect(keepsProcessAlive()).toBe(false);
     } finally {
       setTimeoutSpy.mockRestore();
     }

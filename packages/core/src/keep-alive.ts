@@ -70,6 +70,20 @@ export function releaseProcess(): void {
 }
 
 /**
+ * Whether an awaited wait keeps the process alive right now: the one shared ref'd handle exists
+ * (it goes at the end of the loop turn in which the last wait ended). For tests and diagnostics.
+ *
+ * @example
+ * ```ts
+ * const call = limiter.execute(() => new Promise(() => {}));
+ * keepsProcessAlive(); // true: a script awaiting `call` will not exit before it settles
+ * ```
+ */
+export function keepsProcessAlive(): boolean {
+  return keeper !== undefined && keeper.hasRef();
+}
+
+/**
  * Refs `timer` (a Node-like one; a timer without `ref` is left as it is) and returns it: the
  * timer alone then keeps the process alive until it fires or is cleared.
  *

@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { flush, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Clock } from './clock.js';
+import { keepsProcessAlive } from './keep-alive.js';
 import { NEVER_ABORTED } from './policy.js';
 import { VirtualClock } from './virtual-clock.js';
 import { WaitQueue } from './wait-queue.js';
@@ -131,8 +132,6 @@ describe('WaitQueue — max wait', () => {
 });
 
 describe('WaitQueue — keeping the process alive', () => {
-  /** Handles that keep the loop alive right now (ref'd timers and intervals), as Node counts them. */
-  const refdTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
   it('a waiter with a max wait on Node-like timers holds the process until it leaves, however it leaves', async () => {
     const virtual = new VirtualClock();
@@ -145,27 +144,25 @@ describe('WaitQueue — keeping the process alive', () => {
     const queue = new WaitQueue({ clock: nodeLike, onTimeout: () => ({ error: 'full' }) });
     const controller = new AbortController();
     await nextTurn();
-    const before = refdTimers();
     const waits = [queue.wait(NEVER_ABORTED, 100), queue.wait(controller.signal, 100), queue.wait(NEVER_ABORTED, 100)].map((w) =>
       w.catch((e: unknown) => e),
     );
-    expect(refdTimers()).toBe(before + 1);
+    expect(keepsProcessAlive()).toBe(true);
     queue.shift()!.resolve();
     controller.abort('gone');
     await nextTurn();
-    expect(refdTimers()).toBe(before + 1);
+    expect(keepsProcessAlive()).toBe(true);
     await virtual.advance(100);
     expect(await Promise.all(waits)).toEqual([undefined, 'gone', 'full']);
     await nextTurn();
-    expect(refdTimers()).toBe(before);
+    expect(keepsProcessAlive()).toBe(false);
   });
 
   it('holds nothing on a VirtualClock, nor without a max wait', async () => {
     await nextTurn();
-    const before = refdTimers();
     const queue = new WaitQueue({ clock, onTimeout: () => ({ error: 'full' }) });
     const waits = [queue.wait(NEVER_ABORTED, 100), queue.wait(NEVER_ABORTED, Infinity)].map((w) => w.catch((e: unknown) => e));
-    expect(refdTimers()).toBe(before);
+    expect(keepsProcessAlive()).toBe(false);
     await clock.advance(100);
     queue.shift()!.resolve();
     expect(await Promise.all(waits)).toEqual(['full', undefined]);
