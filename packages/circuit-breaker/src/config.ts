@@ -228,6 +228,7 @@ function containedWait(read: ConfigReader<CircuitBreakerConfig>, waitFunction: (
   };
 }
 
+/** A thrown value on one line, for a construction error's message (core's `describeThrown` gives the whole stack). */
 function describeThrownShort(error: unknown): string {
   try {
     return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

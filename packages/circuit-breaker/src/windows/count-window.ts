@@ -44,6 +44,7 @@ export class CountWindow implements SlidingWindow {
     return this;
   }
 
+  /** Adds `delta` to the totals `outcome` counts in (1 as a call comes in, −1 as it is overwritten). */
   #count(outcome: number, delta: 1 | -1): void {
     if (outcome & ERROR_BIT) this.failed += delta;
     if (outcome & SLOW_BIT) {
