@@ -67,3 +67,24 @@ export function track<T>(promise: Promise<T>): Tracked<T> {
  * ```
  */
 export const flush = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A hostile promise: a native promise whose own `then` calls both handlers, `value` then `error`
+ * (and returns nothing). A policy must settle and count the call exactly once.
+ *
+ * @example
+ * ```ts
+ * await expect(bulkhead.execute(() => twoFaced('ok'))).resolves.toBe('ok');
+ * expect(bulkhead.metrics.availableConcurrentCalls).toBe(10);
+ * ```
+ */
+export function twoFaced<T>(value: T, error: unknown = new Error('rejected too')): Promise<T> {
+  const p = Promise.resolve(value);
+  Object.defineProperty(p, 'then', {
+    value(onFulfilled?: (v: T) => unknown, onRejected?: (e: unknown) => unknown): void {
+      onFulfilled?.(value);
+      onRejected?.(error);
+    },
+  });
+  return p;
+}

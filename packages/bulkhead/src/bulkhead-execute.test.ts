@@ -1,9 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { BulkheadFullError, VirtualClock } from '@breakwater/core';
-import { deferred, flush, track } from '@breakwater/test-support';
+import { deferred, flush, track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bulkhead, BulkheadRegistry, type BulkheadConfig } from './index.js';
-import { hostilePromise } from './test-support.js';
 
 let clock: VirtualClock;
 beforeEach(() => {
@@ -157,7 +156,7 @@ describe('Bulkhead — hostile input: settles and counts once, never throws (§0
     b.on('callFinished', (e) => finished.push(e.type));
     const hold = deferred<string>();
     const other = b.execute(() => hold.promise);
-    await expect(b.execute(() => hostilePromise('ok'))).resolves.toBe('ok');
+    await expect(b.execute(() => twoFaced('ok'))).resolves.toBe('ok');
     expect(finished).toHaveLength(1);
     // The other call still holds its slot: one free, not two.
     expect(b.metrics.availableConcurrentCalls).toBe(1);

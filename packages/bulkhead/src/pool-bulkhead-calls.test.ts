@@ -1,9 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { BulkheadFullError, VirtualClock } from '@breakwater/core';
-import { deferred, flush, track } from '@breakwater/test-support';
+import { deferred, flush, track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PoolBulkhead, type PoolBulkheadConfig } from './index.js';
-import { hostilePromise } from './test-support.js';
 
 let clock: VirtualClock;
 const pools: PoolBulkhead[] = [];
@@ -28,7 +27,7 @@ describe('PoolBulkhead — hostile input: settles and counts once, never throws 
     p.on('callFinished', (e) => finished.push(e.type));
     const hold = deferred<string>();
     const other = p.execute(() => hold.promise);
-    await expect(p.execute(() => hostilePromise('ok'))).resolves.toBe('ok');
+    await expect(p.execute(() => twoFaced('ok'))).resolves.toBe('ok');
     expect(finished).toHaveLength(1);
     expect(p.metrics.activeCount).toBe(1);
     // One slot is free, not two: one more call runs, the next is refused.

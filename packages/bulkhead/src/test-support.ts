@@ -34,15 +34,3 @@ export function scheduledWork(s: fc.Scheduler, outcome: 'ok' | 'fail' | 'throw',
     });
   };
 }
-
-/** A native promise whose own `then` calls both handlers (and returns nothing). */
-export function hostilePromise<T>(value: T): Promise<T> {
-  const p = Promise.resolve(value);
-  Object.defineProperty(p, 'then', {
-    value: (resolve: (v: T) => void, reject: (e: unknown) => void) => {
-      resolve(value);
-      reject(new Error('rejected too'));
-    },
-  });
-  return p;
-}

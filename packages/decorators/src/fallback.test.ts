@@ -1,8 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { BreakwaterError, CallNotPermittedError, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { twoFaced } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Fallback, type FallbackEvents } from './index.js';
-import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, twoFaced, watch } from './test-support.js';
+import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, watch } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {

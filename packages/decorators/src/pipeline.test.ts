@@ -1,8 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { ROOT_CONTEXT, TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
+import { twoFaced } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';
-import { after, deaf, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder, throwingThen, twoFaced, watch } from './test-support.js';
+import { after, deaf, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder, throwingThen, watch } from './test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {

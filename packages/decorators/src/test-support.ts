@@ -170,13 +170,6 @@ export function watch(promise: Promise<unknown>): { outcomes: Array<['value' | '
   return seen;
 }
 
-/** A native promise whose own `then` calls both handlers: `value`, then `error`. */
-export function twoFaced(value: unknown, error: unknown): Promise<unknown> {
-  const p = Promise.resolve(value);
-  Object.defineProperty(p, 'then', { value: (ok?: (v: unknown) => void, ko?: (e: unknown) => void) => (ok?.(value), ko?.(error)) });
-  return p;
-}
-
 /** A thenable whose `then` getter throws `boom`. */
 export const throwingThen = (boom: Error): PromiseLike<never> =>
   ({

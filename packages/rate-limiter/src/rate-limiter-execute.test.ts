@@ -1,9 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { RequestNotPermittedError, sleep, VirtualClock } from '@breakwater/core';
-import { flush, track } from '@breakwater/test-support';
+import { flush, track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from './index.js';
-import { hostilePromise } from './test-support.js';
 
 const CYCLE = 250;
 let clock: VirtualClock;
@@ -86,8 +85,8 @@ describe('RateLimiter — execute and decorate', () => {
 describe('RateLimiter — hostile input: settles once, never throws (§0)', () => {
   it('a native promise whose then calls both handlers resolves the call once, with the value', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 10, clock });
-    await expect(rl.execute(() => hostilePromise('ok'))).resolves.toBe('ok');
-    await expect(rl.withPermits(2).execute(() => hostilePromise('two'))).resolves.toBe('two');
+    await expect(rl.execute(() => twoFaced('ok'))).resolves.toBe('ok');
+    await expect(rl.withPermits(2).execute(() => twoFaced('two'))).resolves.toBe('two');
     expect(rl.metrics.availablePermissions).toBe(7);
   });
 

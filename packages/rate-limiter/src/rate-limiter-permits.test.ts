@@ -1,8 +1,7 @@
 import { RequestNotPermittedError, VirtualClock } from '@breakwater/core';
-import { track } from '@breakwater/test-support';
+import { track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from './index.js';
-import { hostilePromise } from './test-support.js';
 
 const CYCLE = 250;
 let clock: VirtualClock;
@@ -238,7 +237,7 @@ describe('RateLimiter — drain', () => {
   it('drainPermissionsOnResult sees one outcome per call, whatever fn returns', async () => {
     const seen: unknown[] = [];
     const rl = new RateLimiter('pg', { limitForPeriod: 10, clock, drainPermissionsOnResult: (o) => (seen.push(o), false) });
-    await rl.execute(() => hostilePromise('ok')).catch(() => {});
+    await rl.execute(() => twoFaced('ok')).catch(() => {});
     await rl.execute(() => 7);
     expect(seen).toEqual([{ result: 'ok' }, { result: 7 }]);
   });

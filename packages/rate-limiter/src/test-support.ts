@@ -116,15 +116,3 @@ export async function driveOnClock(
   }
   return { limitForPeriod, limitRefreshPeriod: period, createdAt, calls, refused, perCycle, early, offCycle };
 }
-
-/** A native promise whose own `then` calls both handlers (and returns nothing). */
-export function hostilePromise<T>(value: T): Promise<T> {
-  const p = Promise.resolve(value);
-  Object.defineProperty(p, 'then', {
-    value: (resolve: (v: T) => void, reject: (e: unknown) => void) => {
-      resolve(value);
-      reject(new Error('rejected too'));
-    },
-  });
-  return p;
-}

@@ -1,5 +1,5 @@
 import { VirtualClock } from '@breakwater/core';
-import { track } from '@breakwater/test-support';
+import { track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
 import { scripted } from './test-support.js';
@@ -191,18 +191,6 @@ describe('Retry: a throwing user callback never replaces the callâ€™s outcome (Â
 });
 
 describe('Retry: a hostile thenable settles and is counted exactly once', () => {
-  /** A native promise whose own `then` calls both handlers. */
-  function twoFaced<T>(value: T): Promise<T> {
-    const p = Promise.resolve(value);
-    Object.defineProperty(p, 'then', {
-      value(ok: (v: T) => unknown, fail: (e: unknown) => unknown) {
-        ok(value);
-        fail(new Error('and a failure too'));
-      },
-    });
-    return p;
-  }
-
   it('a native promise whose then calls both handlers: one success, no retry', async () => {
     const r = retry({ waitDuration: 0 });
     const events: string[] = [];
