@@ -5,7 +5,6 @@ import {
   follow,
   raceAbort,
   ROOT_CONTEXT,
-  toContext,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -139,13 +138,9 @@ export class Bulkhead implements Policy {
    * ```
    */
   acquirePermission(options?: ExecuteOptions | null): Promise<void> {
-    let signal: AbortSignal;
-    try {
-      signal = toContext(options).signal;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (signal.aborted) return Promise.reject(signal.reason);
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    const signal = ctx.signal;
     if (this.#slots.tryTake()) {
       this.#permitted();
       return RESOLVED;

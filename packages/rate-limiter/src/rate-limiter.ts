@@ -6,7 +6,6 @@ import {
   raceAbort,
   ROOT_CONTEXT,
   RequestNotPermittedError,
-  toContext,
   withoutStack,
   type AnyEventOf,
   type CallContext,
@@ -136,11 +135,12 @@ export class RateLimiter implements Policy {
     if (permits !== 1 || (options !== undefined && options !== null)) {
       try {
         checkPermits(this.#source, 'acquirePermission(permits)', permits);
-        signal = toContext(options).signal;
       } catch (error) {
         return Promise.reject(error);
       }
-      if (signal.aborted) return Promise.reject(signal.reason);
+      const ctx = enterCall(options);
+      if (ctx instanceof Promise) return ctx;
+      signal = ctx.signal;
     }
     const wait = this.#permits.acquire(permits, this.#timeout);
     if (wait === 0) {
