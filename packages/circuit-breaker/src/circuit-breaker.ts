@@ -21,7 +21,8 @@ import {
 } from '@breakwater/core';
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
 import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';
-import { EVENT_TYPES, type CircuitBreakerEvents } from './events.js';
+import { CallObservers } from './call-observers.js';
+import { EVENT_TYPES, type CallObserver, type CircuitBreakerEvents } from './events.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
 import { ignore, recordError, recordSuccess, recordValue } from './recording.js';
 import { API_PERMIT, CircuitStateMachine, type Permit } from './state-machine.js';
@@ -54,6 +55,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   /** `CircuitBreaker '<name>'`: how messages and warnings name this breaker. */
   readonly #source: string;
   readonly #machine: CircuitStateMachine;
+  readonly #observers: CallObservers;
 
   /** Same as `new CircuitBreaker(name, config)`. */
   static of(name: string, config?: CircuitBreakerConfig): CircuitBreaker {
@@ -69,6 +71,9 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     this.#source = `CircuitBreaker '${name}'`;
     this.#events = new EventPublisher(name, this.#clock, this.#source, EVENT_TYPES);
     this.#machine = new CircuitStateMachine(name, this.#source, this.config, this.#clock, this.#events);
+    this.#observers = new CallObservers(this.#source, (observer) => {
+      this.#machine.observer = observer;
+    });
   }
 
   /** The current state. Reading it never moves OPEN to HALF_OPEN; the next call does. */
@@ -86,6 +91,29 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   on(type: '*', listener: (event: AnyEventOf<CircuitBreakerEvents>) => void): () => void;
   on(type: string, listener: Listener): () => void {
     return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Calls `observer(kind, elapsedMs)` once for every call the breaker records, whether it ran
+   * through `execute` or was reported by `onSuccess` / `onResult` / `onError`: `'successful'`
+   * (SUCCESS, SLOW_SUCCESS), `'failed'` (ERROR, SLOW_ERROR: a recorded error, a `recordResult`
+   * match, a `TimeoutError`) or `'ignored'` (an ignored error, a call its caller aborted). Not
+   * called for a call not permitted, nor in DISABLED or FORCED_OPEN (they record nothing). No
+   * event object is built; with no observer a call pays one field check. An observer that throws
+   * is reported once (`BreakwaterCallbackWarning`) and changes nothing. Several observers may be
+   * added; returns the function that removes this one.
+   *
+   * @example
+   * ```ts
+   * const seconds = new Histogram({ name: 'pg_calls_seconds', help: '…', labelNames: ['kind'] });
+   * const stop = breaker.observeCalls((kind, elapsedMs) => seconds.labels(kind).observe(elapsedMs / 1000));
+   * // later
+   * stop();
+   * ```
+   */
+  observeCalls(observer: CallObserver): () => void {
+    if (typeof observer !== 'function') throw new TypeError(`${this.#source}: observeCalls(observer) needs a function, got ${describeValue(observer)}`);
+    return this.#observers.add(observer);
   }
 
   // ——— execute ———
@@ -276,42 +304,42 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** CLOSED with fresh metrics. */
   transitionToClosedState(): void {
-    this.#machine.transition('CLOSED');
+    this.#machine.transition('CLOSED', 'manual');
   }
 
   /** OPEN for the configured wait of the next opening attempt. */
   transitionToOpenState(): void {
-    this.#machine.transition('OPEN');
+    this.#machine.transition('OPEN', 'manual');
   }
 
   /** OPEN for `wait` (ms, or a duration string like `'10s'`); the opening attempt is kept, as in Resilience4j. */
   transitionToOpenStateFor(wait: Duration): void {
-    this.#machine.transition('OPEN', openWaitFor(this.#source, wait));
+    this.#machine.transition('OPEN', 'manual', openWaitFor(this.#source, wait));
   }
 
   /** OPEN until the clock reads `clockTime` (a time of the breaker's clock, not before now); the opening attempt is kept. */
   transitionToOpenStateUntil(clockTime: number): void {
-    this.#machine.transition('OPEN', openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
+    this.#machine.transition('OPEN', 'manual', openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
   }
 
   /** HALF_OPEN with fresh trial permits. */
   transitionToHalfOpenState(): void {
-    this.#machine.transition('HALF_OPEN');
+    this.#machine.transition('HALF_OPEN', 'manual');
   }
 
   /** DISABLED: every call permitted, nothing recorded. */
   transitionToDisabledState(): void {
-    this.#machine.transition('DISABLED');
+    this.#machine.transition('DISABLED', 'manual');
   }
 
   /** METRICS_ONLY: every call permitted and recorded, no transition on its own. */
   transitionToMetricsOnlyState(): void {
-    this.#machine.transition('METRICS_ONLY');
+    this.#machine.transition('METRICS_ONLY', 'manual');
   }
 
   /** FORCED_OPEN: no call permitted until a manual transition. */
   transitionToForcedOpenState(): void {
-    this.#machine.transition('FORCED_OPEN');
+    this.#machine.transition('FORCED_OPEN', 'manual');
   }
 
   /** Back to CLOSED with fresh metrics from any state; publishes `stateTransition` (if the state changes) and `reset`. */

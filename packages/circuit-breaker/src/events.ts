@@ -1,6 +1,43 @@
 import type { CircuitBreakerStateName } from './states.js';
 
 /**
+ * Why a breaker changed state, carried by every `stateTransition` event:
+ * - `'failure_rate'`: CLOSED or HALF_OPEN → OPEN because the failure rate reached its threshold
+ *   (also when the slow-call rate reached its own at the same call);
+ * - `'slow_call_rate'`: CLOSED or HALF_OPEN → OPEN because only the slow-call rate reached its threshold;
+ * - `'half_open_trial'`: HALF_OPEN → CLOSED, the trial calls below both thresholds;
+ * - `'wait_elapsed'`: OPEN → HALF_OPEN after the wait (on the first call after it, or by the
+ *   automatic timer), and the move forced by `maxWaitDurationInHalfOpenState`;
+ * - `'manual'`: every `transitionTo…State()` and `reset()`, wherever it is called from (a listener too).
+ *
+ * METRICS_ONLY never transitions on its own, so its rate events come with no transition.
+ *
+ * @example
+ * ```ts
+ * breaker.on('stateTransition', (e) => {
+ *   if (e.to === 'OPEN' && e.cause === 'slow_call_rate') log(`${e.name} opened: too many slow calls`);
+ * });
+ * ```
+ */
+export type TransitionCause = 'failure_rate' | 'slow_call_rate' | 'half_open_trial' | 'wait_elapsed' | 'manual';
+
+/**
+ * Observes every recorded call of a breaker, as `breaker.observeCalls` takes it:
+ * `kind` is `'successful'` (SUCCESS or SLOW_SUCCESS, and an error that is not recorded),
+ * `'failed'` (ERROR or SLOW_ERROR: a recorded error, a `recordResult` match, a `TimeoutError`) or
+ * `'ignored'` (an ignored error, or a call whose caller aborted); `elapsedMs` is the call's
+ * measured duration in milliseconds. Called with two plain arguments, no event object: meant for
+ * exporters (a histogram's `observe`). A throw is reported once and changes nothing.
+ *
+ * @example
+ * ```ts
+ * const observer: CallObserver = (kind, elapsedMs) => histogram.labels(name, kind).observe(elapsedMs / 1000);
+ * const stop = breaker.observeCalls(observer);
+ * ```
+ */
+export type CallObserver = (kind: 'successful' | 'failed' | 'ignored', elapsedMs: number) => void;
+
+/**
  * The events of a circuit breaker, by type (each also carries `type`, `name` and `at`).
  *
  * @example
@@ -18,8 +55,8 @@ export type CircuitBreakerEvents = {
   ignoredError: { readonly error: unknown; readonly elapsed: number };
   /** A call refused. */
   callNotPermitted: { readonly state: CircuitBreakerStateName };
-  /** The state changed (self-transitions publish nothing). */
-  stateTransition: { readonly from: CircuitBreakerStateName; readonly to: CircuitBreakerStateName };
+  /** The state changed (self-transitions publish nothing), and why ({@link TransitionCause}). */
+  stateTransition: { readonly from: CircuitBreakerStateName; readonly to: CircuitBreakerStateName; readonly cause: TransitionCause };
   /** `reset()` was called. */
   reset: Record<never, never>;
   /** The failure rate reached its threshold. */

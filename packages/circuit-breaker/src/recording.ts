@@ -9,6 +9,8 @@ import type { CircuitStateMachine, Permit } from './state-machine.js';
 // `recordResult`; then the call's permit is used up (or given back, for an ignored error), its
 // event is published, and its outcome is recorded into the current state (state-machine.ts).
 // Slow means longer than `slowCallDurationThreshold` (`>`); a `TimeoutError` is never slow.
+// The observers of `observeCalls` see each call as its event does (none in DISABLED or FORCED_OPEN),
+// through one field check when there is none.
 
 /** A call that resolved with `value`: a failure if it matches `recordResult` (the caller still receives the value), else a success. */
 export function recordValue(machine: CircuitStateMachine, elapsed: number, value: unknown, now: number, permit: Permit): void {
@@ -36,12 +38,14 @@ export function recordError(machine: CircuitStateMachine, elapsed: number, error
 export function recordSuccess(machine: CircuitStateMachine, elapsed: number, slow: boolean, now: number, permit: Permit): void {
   machine.consume(permit);
   if (machine.events.wants('success') && machine.publishesCalls()) machine.events.emit('success', { elapsed });
+  if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('successful', elapsed);
   machine.record(slow ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS, now);
 }
 
 function recordFailure(machine: CircuitStateMachine, elapsed: number, error: unknown, slow: boolean, now: number, permit: Permit): void {
   machine.consume(permit);
   if (machine.events.wants('error') && machine.publishesCalls()) machine.events.emit('error', { error, elapsed });
+  if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('failed', elapsed);
   machine.record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR, now);
 }
 
@@ -49,6 +53,7 @@ function recordFailure(machine: CircuitStateMachine, elapsed: number, error: unk
 export function ignore(machine: CircuitStateMachine, error: unknown, elapsed: number, permit: Permit): void {
   machine.release(permit);
   if (machine.events.wants('ignoredError') && machine.publishesCalls()) machine.events.emit('ignoredError', { error, elapsed });
+  if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('ignored', elapsed);
 }
 
 // The user's predicates, contained: one that throws has its error reported once

@@ -1,6 +1,6 @@
 import { IllegalStateTransitionError, type Clock, type EventPublisher } from '@breakwater/core';
 import type { ResolvedCircuitBreakerConfig } from './config.js';
-import type { CircuitBreakerEvents } from './events.js';
+import type { CallObserver, CircuitBreakerEvents, TransitionCause } from './events.js';
 import { BELOW_MINIMUM, closedMetrics, FAILURE_EXCEEDED, halfOpenMetrics, SLOW_EXCEEDED, type Exceeded, type StateMetrics } from './metrics.js';
 import type { Outcome } from './outcome.js';
 import {
@@ -41,6 +41,11 @@ type NotClosed = Exclude<BreakerState, ClosedState>;
 export class CircuitStateMachine {
   /** The current state: a fresh object on every transition (self-transitions included). */
   state: BreakerState;
+  /**
+   * The call observers of `observeCalls`, as one function (the only one, or a fan-out over
+   * several), or `undefined` when there is none: the recording path checks this one field.
+   */
+  observer: CallObserver | undefined = undefined;
 
   constructor(
     readonly name: string,
@@ -109,16 +114,16 @@ export class CircuitStateMachine {
    * Moves to `to` (a fresh state object, also for a self-transition); an illegal move throws and
    * changes nothing. The opening attempt is Resilience4j's: OPEN adds one (except for a given
    * wait, `transitionToOpenStateFor/Until`, which keeps it), FORCED_OPEN adds one, HALF_OPEN keeps
-   * it, the others go back to 0.
+   * it, the others go back to 0. `cause` is carried by the `stateTransition` event.
    */
-  transition(to: CircuitBreakerStateName, waitMs?: number): void {
+  transition(to: CircuitBreakerStateName, cause: TransitionCause, waitMs?: number): void {
     const from = this.state;
     if (!isLegalTransition(from.kind, to)) throw new IllegalStateTransitionError(this.name, from.kind, to);
     const attempt = from.kind === 'OPEN' || from.kind === 'HALF_OPEN' || from.kind === 'FORCED_OPEN' ? from.attempt : 0;
     const next = (to === 'OPEN' && waitMs === undefined) || to === 'FORCED_OPEN' ? attempt + 1 : to === 'OPEN' || to === 'HALF_OPEN' ? attempt : 0;
     this.#leave(from);
     this.state = this.#build(to, from.metrics, next, waitMs);
-    if (from.kind !== to) this.#publishTransition(from.kind, to);
+    if (from.kind !== to) this.#publishTransition(from.kind, to, cause);
   }
 
   /** Back to CLOSED with fresh metrics from any state (no legality check); publishes the transition, if any, and `reset`. */
@@ -126,7 +131,7 @@ export class CircuitStateMachine {
     const from = this.state;
     this.#leave(from);
     this.state = this.#build('CLOSED', from.metrics, 0);
-    if (from.kind !== 'CLOSED') this.#publishTransition(from.kind, 'CLOSED');
+    if (from.kind !== 'CLOSED') this.#publishTransition(from.kind, 'CLOSED', 'manual');
     if (this.events.wants('reset')) this.events.emit('reset', {});
   }
 
@@ -162,7 +167,7 @@ export class CircuitStateMachine {
 
   #acquireInOpen(state: OpenState): HalfOpenState | null | false {
     if (!(this.clock.now() > state.deadline)) return this.#refuse();
-    this.transition('HALF_OPEN');
+    this.transition('HALF_OPEN', 'wait_elapsed');
     // A listener of that transition may have moved the breaker on: ask the state now current,
     // except an OPEN again, which refuses (one move per call).
     return this.state.kind === 'OPEN' ? this.#refuse() : this.acquire();
@@ -181,7 +186,7 @@ export class CircuitStateMachine {
     if (this.config.automaticTransitionFromOpenToHalfOpenEnabled) {
       state.timer = this.clock.setTimeout(() => {
         state.timer = undefined;
-        if (this.state === state) this.transition('HALF_OPEN');
+        if (this.state === state) this.transition('HALF_OPEN', 'wait_elapsed');
       }, wait);
     }
     return state;
@@ -226,7 +231,7 @@ export class CircuitStateMachine {
     const exceeded = state.metrics.record(outcome, now);
     if (exceeded === BELOW_MINIMUM) return;
     if (exceeded > 0) this.#open(state, exceeded, now);
-    else this.transition('CLOSED');
+    else this.transition('CLOSED', 'half_open_trial');
   }
 
   #buildHalfOpen(attempt: number): HalfOpenState {
@@ -236,7 +241,7 @@ export class CircuitStateMachine {
     if (config.maxWaitDurationInHalfOpenState > 0) {
       state.timer = this.clock.setTimeout(() => {
         state.timer = undefined;
-        if (this.state === state) this.transition(config.transitionToStateAfterWaitDuration);
+        if (this.state === state) this.transition(config.transitionToStateAfterWaitDuration, 'wait_elapsed');
       }, config.maxWaitDurationInHalfOpenState);
     }
     return state;
@@ -279,7 +284,8 @@ export class CircuitStateMachine {
    */
   #open(state: BreakerState, exceeded: Exceeded, now: number): void {
     this.#publishExceeded(exceeded, state.metrics, now);
-    if (this.state === state) this.transition('OPEN');
+    // The failure rate names the cause when both rates reached their thresholds.
+    if (this.state === state) this.transition('OPEN', exceeded & FAILURE_EXCEEDED ? 'failure_rate' : 'slow_call_rate');
   }
 
   #publishExceeded(exceeded: Exceeded, metrics: StateMetrics, now: number): void {
@@ -291,9 +297,10 @@ export class CircuitStateMachine {
     }
   }
 
-  #publishTransition(from: CircuitBreakerStateName, to: CircuitBreakerStateName): void {
-    if (this.events.wants('stateTransition')) this.events.emit('stateTransition', { from, to });
+  #publishTransition(from: CircuitBreakerStateName, to: CircuitBreakerStateName, cause: TransitionCause): void {
+    if (this.events.wants('stateTransition')) this.events.emit('stateTransition', { from, to, cause });
   }
+
 
   /** Clears the timer of the state being left (OPEN's automatic move, HALF_OPEN's maximum wait). */
   #leave(state: BreakerState): void {
