@@ -1,0 +1,190 @@
+import { CircuitBreaker, CircuitBreakerRegistry, type CircuitBreakerConfig } from '@breakwater/circuit-breaker';
+import { deferred, flush, track } from '@breakwater/test-support';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+
+afterEach(expectNoLeakedTimers);
+
+/** Four calls decide; slow means over 100 ms; both rates at 50 %. */
+const small: CircuitBreakerConfig = {
+  slidingWindowSize: 4,
+  minimumNumberOfCalls: 4,
+  permittedNumberOfCallsInHalfOpenState: 1,
+  waitDurationInOpenState: 1000,
+  slowCallDurationThreshold: 100,
+  slowCallRateThreshold: 50,
+  failureRateThreshold: 50,
+};
+
+function breakerOnClock(name = 'pg', config: CircuitBreakerConfig = {}) {
+  const clock = newClock();
+  return { clock, breaker: new CircuitBreaker(name, { ...small, ...config, clock }) };
+}
+
+describe('circuit breaker series (SPEC §8)', () => {
+  it('a scripted run scrapes exactly: state, window counts, rates, not-permitted, the call histogram and its max', async () => {
+    const { registry, metrics, scrape } = exporter({ buckets: [0.025, 0.1, 0.5] });
+    const { clock, breaker } = breakerOnClock();
+    metrics.add(breaker);
+
+    const answer = deferred<string>();
+    const call = track(breaker.execute(() => answer.promise));
+    await clock.advance(50);
+    expect(call.settled).toBe(false);
+    answer.resolve('ok');
+    await flush();
+    expect(call.value).toBe('ok');
+    breaker.onSuccess(20);
+    breaker.onError(200, new Error('boom'));
+
+    expect(await scrape()).toEqual([
+      'breakwater_circuitbreaker_state{name="pg",state="closed"} 1',
+      'breakwater_circuitbreaker_state{name="pg",state="open"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="half_open"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="disabled"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="forced_open"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="metrics_only"} 0',
+      'breakwater_circuitbreaker_not_permitted_calls_total{name="pg",kind="not_permitted"} 0',
+      'breakwater_circuitbreaker_buffered_calls{name="pg",kind="successful"} 2',
+      'breakwater_circuitbreaker_buffered_calls{name="pg",kind="failed"} 1',
+      'breakwater_circuitbreaker_slow_calls{name="pg",kind="successful"} 0',
+      'breakwater_circuitbreaker_slow_calls{name="pg",kind="failed"} 1',
+      'breakwater_circuitbreaker_failure_rate{name="pg"} -1',
+      'breakwater_circuitbreaker_slow_call_rate{name="pg"} -1',
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="successful"} 0.05',
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="failed"} 0.2',
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="ignored"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="successful",le="0.025"} 1',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="successful",le="0.1"} 2',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="successful",le="0.5"} 2',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="successful",le="+Inf"} 2',
+      'breakwater_circuitbreaker_calls_seconds_sum{name="pg",kind="successful"} 0.07',
+      'breakwater_circuitbreaker_calls_seconds_count{name="pg",kind="successful"} 2',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="failed",le="0.025"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="failed",le="0.1"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="failed",le="0.5"} 1',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="failed",le="+Inf"} 1',
+      'breakwater_circuitbreaker_calls_seconds_sum{name="pg",kind="failed"} 0.2',
+      'breakwater_circuitbreaker_calls_seconds_count{name="pg",kind="failed"} 1',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="ignored",le="0.025"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="ignored",le="0.1"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="ignored",le="0.5"} 0',
+      'breakwater_circuitbreaker_calls_seconds_bucket{name="pg",kind="ignored",le="+Inf"} 0',
+      'breakwater_circuitbreaker_calls_seconds_sum{name="pg",kind="ignored"} 0',
+      'breakwater_circuitbreaker_calls_seconds_count{name="pg",kind="ignored"} 0',
+    ]);
+    // HELP and TYPE as Prometheus reads them.
+    const text = await registry.metrics();
+    expect(text).toContain('# TYPE breakwater_circuitbreaker_calls_seconds histogram');
+    expect(text).toContain('# TYPE breakwater_circuitbreaker_not_permitted_calls_total counter');
+    expect(text).toContain('# TYPE breakwater_circuitbreaker_state gauge');
+    // The max is of the calls since the previous scrape.
+    expect(await scrape('breakwater_circuitbreaker_calls_seconds_max')).toEqual([
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="successful"} 0',
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="failed"} 0',
+      'breakwater_circuitbreaker_calls_seconds_max{name="pg",kind="ignored"} 0',
+    ]);
+  });
+
+  it('OPEN with its rates, refused calls counted, and every transition counted with its cause', async () => {
+    const { metrics, scrape } = exporter();
+    const { clock, breaker } = breakerOnClock();
+    metrics.add(breaker);
+    for (let i = 0; i < 3; i++) breaker.onError(10, new Error('boom'));
+    breaker.onSuccess(10); // 3 of 4 failed: 75 % → OPEN by the failure rate
+    await expect(breaker.execute(async () => 'no')).rejects.toThrow(/does not permit/);
+    expect(await scrape('breakwater_circuitbreaker_state', 'breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_not_permitted_calls_total')).toEqual([
+      'breakwater_circuitbreaker_state{name="pg",state="closed"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="open"} 1',
+      'breakwater_circuitbreaker_state{name="pg",state="half_open"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="disabled"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="forced_open"} 0',
+      'breakwater_circuitbreaker_state{name="pg",state="metrics_only"} 0',
+      'breakwater_circuitbreaker_not_permitted_calls_total{name="pg",kind="not_permitted"} 1',
+      'breakwater_circuitbreaker_failure_rate{name="pg"} 75',
+    ]);
+
+    await clock.advance(1001); // the wait is over once more than waitDurationInOpenState has passed
+    await breaker.execute(async () => 'trial'); // OPEN → HALF_OPEN (wait elapsed), then → CLOSED (the trial)
+    for (let i = 0; i < 2; i++) breaker.onSuccess(500);
+    for (let i = 0; i < 2; i++) breaker.onSuccess(10); // 2 of 4 slow: OPEN by the slow-call rate
+    breaker.transitionToForcedOpenState();
+    breaker.reset();
+    expect(await scrape('breakwater_circuitbreaker_transitions_total')).toEqual([
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="open",cause="failure_rate"} 1',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="open",to="half_open",cause="wait_elapsed"} 1',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="half_open",to="closed",cause="half_open_trial"} 1',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="open",cause="slow_call_rate"} 1',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="open",to="forced_open",cause="manual"} 1',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="forced_open",to="closed",cause="manual"} 1',
+    ]);
+  });
+
+  it('a registry is bound as a whole: later instances appear, evicted and removed ones disappear and are no longer observed', async () => {
+    const { metrics, scrape } = exporter();
+    const clock = newClock();
+    const breakers = new CircuitBreakerRegistry({ defaultConfig: { ...small, clock }, maxSize: 2 });
+    const a = breakers.get('a');
+    const stop = metrics.add(breakers);
+    breakers.get('b');
+    const names = async () => (await scrape('breakwater_circuitbreaker_failure_rate')).map((l) => /name="(\w+)"/.exec(l)![1]);
+    expect(await names()).toEqual(['a', 'b']);
+
+    a.onError(10, new Error('boom'));
+    breakers.get('c'); // evicts a, the least recently used
+    expect(await names()).toEqual(['b', 'c']);
+    expect(await scrape('breakwater_circuitbreaker_calls_seconds_count')).not.toContainEqual(expect.stringContaining('name="a"'));
+
+    breakers.remove('b');
+    expect(await names()).toEqual(['c']);
+
+    const d = breakers.get('d');
+    const replacement = new CircuitBreaker('d', { ...small, clock });
+    breakers.replace('d', replacement);
+    d.onError(10, new Error('old one'));
+    replacement.onSuccess(10);
+    expect(await scrape('breakwater_circuitbreaker_calls_seconds_count')).toEqual([
+      'breakwater_circuitbreaker_calls_seconds_count{name="c",kind="successful"} 0',
+      'breakwater_circuitbreaker_calls_seconds_count{name="c",kind="failed"} 0',
+      'breakwater_circuitbreaker_calls_seconds_count{name="c",kind="ignored"} 0',
+      'breakwater_circuitbreaker_calls_seconds_count{name="d",kind="successful"} 1',
+      'breakwater_circuitbreaker_calls_seconds_count{name="d",kind="failed"} 0',
+      'breakwater_circuitbreaker_calls_seconds_count{name="d",kind="ignored"} 0',
+    ]);
+
+    stop();
+    stop(); // a second call does nothing more
+    expect(await scrape()).toEqual([]);
+  });
+
+  it('costs nothing per call but the histogram: metrics read once per scrape, one observer, no event listener but stateTransition; all gone after remove', async () => {
+    const { metrics, scrape } = exporter();
+    const { breaker } = breakerOnClock();
+    const readMetrics = vi.spyOn(breaker, 'metrics', 'get');
+    const on = vi.spyOn(breaker, 'on');
+    const stops: ReturnType<typeof vi.fn>[] = [];
+    const observeCalls = breaker.observeCalls.bind(breaker);
+    vi.spyOn(breaker, 'observeCalls').mockImplementation((observer) => {
+      const stop = vi.fn(observeCalls(observer));
+      stops.push(stop);
+      return stop;
+    });
+
+    const remove = metrics.add(breaker);
+    expect(on.mock.calls.map((c) => c[0])).toEqual(['stateTransition']);
+    expect(stops).toHaveLength(1);
+    for (let i = 0; i < 100; i++) await breaker.execute(async () => i);
+    expect(readMetrics).not.toHaveBeenCalled();
+    await scrape();
+    expect(readMetrics).toHaveBeenCalledTimes(1);
+
+    // Added twice (directly and through a registry, say): one binding, released with the last.
+    const again = metrics.add(breaker);
+    expect(stops).toHaveLength(1);
+    remove();
+    expect(stops[0]).not.toHaveBeenCalled();
+    again();
+    expect(stops[0]).toHaveBeenCalledTimes(1);
+    expect(await scrape()).toEqual([]);
+  });
+});

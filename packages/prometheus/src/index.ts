@@ -1,0 +1,14 @@
+export { PrometheusMetrics, type PrometheusMetricsOptions } from './prometheus-metrics.js';
+export type {
+  BreakerStateName,
+  BulkheadLike,
+  CallKind,
+  CircuitBreakerLike,
+  ExportedComponent,
+  PoolBulkheadLike,
+  RateLimiterLike,
+  RegistryLike,
+  RetryLike,
+  TimeLimiterLike,
+  TransitionEvent,
+} from './components.js';
