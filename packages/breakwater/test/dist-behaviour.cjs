@@ -190,6 +190,23 @@ const checks = {
     assert.equal(typeof trafficArb, 'function');
   },
 
+  // The Prometheus exporter on a real prom-client Registry (prom-client as @breakwater/prometheus
+  // finds it: its peer): a breaker opened by its failure rate, scraped with Resilience4j's names.
+  PrometheusMetrics: async ({ PrometheusMetrics, CircuitBreaker, VirtualClock }) => {
+    const here = path.dirname(require.resolve('@breakwater/prometheus/package.json'));
+    const { Registry } = require(require.resolve('prom-client', { paths: [here] }));
+    const registry = new Registry();
+    const clock = new VirtualClock();
+    const breaker = new CircuitBreaker('dist', { slidingWindowSize: 2, minimumNumberOfCalls: 2, clock });
+    new PrometheusMetrics({ registry, prefix: 'resilience4j' }).add(breaker);
+    breaker.onError(20, new Error('down'));
+    breaker.onError(30, new Error('down'));
+    const lines = (await registry.metrics()).split('\n');
+    assert.ok(lines.includes('resilience4j_circuitbreaker_state{name="dist",state="open"} 1'), 'state');
+    assert.ok(lines.includes('resilience4j_circuitbreaker_calls_seconds_count{name="dist",kind="failed"} 2'), 'calls');
+    assert.ok(lines.includes('resilience4j_circuitbreaker_transitions_total{name="dist",from="closed",to="open",cause="failure_rate"} 1'), 'transitions');
+  },
+
   // The Spring-settings loader: @breakwater/spring-config, and the umbrella's re-export of it.
   fromConfig: async ({ fromConfig, VirtualClock }) => {
     const clock = new VirtualClock();
