@@ -2,13 +2,34 @@
 // rather than imported from their packages: a user installs only the policies they use, and
 // this package's types never name a policy package.
 
-/** The six states of a breaker, as `breaker.state` names them. */
+/**
+ * The six states of a breaker, as `breaker.state` names them (lower-cased in the `state` label).
+ *
+ * @example
+ * ```ts
+ * const state: BreakerStateName = breaker.state; // 'CLOSED' → state="closed"
+ * ```
+ */
 export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN' | 'DISABLED' | 'FORCED_OPEN' | 'METRICS_ONLY';
 
-/** How a breaker's per-call hook classifies a recorded call. */
+/**
+ * How a breaker's per-call hook classifies a recorded call: the `kind` label of the call histogram.
+ *
+ * @example
+ * ```ts
+ * breaker.observeCalls((kind: CallKind, elapsedMs) => log(kind, elapsedMs));
+ * ```
+ */
 export type CallKind = 'successful' | 'failed' | 'ignored';
 
-/** A `stateTransition` event as the exporter reads it. */
+/**
+ * A `stateTransition` event as the exporter reads it: the labels of `_circuitbreaker_transitions_total`.
+ *
+ * @example
+ * ```ts
+ * breaker.on('stateTransition', (e: TransitionEvent) => log(`${e.from} → ${e.to} (${e.cause})`));
+ * ```
+ */
 export interface TransitionEvent {
   readonly from: BreakerStateName;
   readonly to: BreakerStateName;
@@ -44,7 +65,14 @@ export interface CircuitBreakerLike {
   observeCalls?(observer: (kind: CallKind, elapsedMs: number) => void): () => void;
 }
 
-/** What the exporter reads of a `Retry` (`@breakwater/retry`). */
+/**
+ * What the exporter reads of a `Retry` (`@breakwater/retry`).
+ *
+ * @example
+ * ```ts
+ * const component: RetryLike = new Retry('pg');
+ * ```
+ */
 export interface RetryLike {
   readonly kind: 'retry';
   readonly name: string;
@@ -56,21 +84,42 @@ export interface RetryLike {
   };
 }
 
-/** What the exporter reads of a `TimeLimiter` (`@breakwater/time-limiter`). */
+/**
+ * What the exporter reads of a `TimeLimiter` (`@breakwater/time-limiter`).
+ *
+ * @example
+ * ```ts
+ * const component: TimeLimiterLike = new TimeLimiter('pg');
+ * ```
+ */
 export interface TimeLimiterLike {
   readonly kind: 'timeLimiter';
   readonly name: string;
   readonly metrics: { readonly numberOfSuccessfulCalls: number; readonly numberOfFailedCalls: number; readonly numberOfTimeouts: number };
 }
 
-/** What the exporter reads of a semaphore `Bulkhead` (`@breakwater/bulkhead`). */
+/**
+ * What the exporter reads of a semaphore `Bulkhead` (`@breakwater/bulkhead`).
+ *
+ * @example
+ * ```ts
+ * const component: BulkheadLike = new Bulkhead('pg');
+ * ```
+ */
 export interface BulkheadLike {
   readonly kind: 'bulkhead';
   readonly name: string;
   readonly metrics: { readonly availableConcurrentCalls: number; readonly maxAllowedConcurrentCalls: number };
 }
 
-/** What the exporter reads of a `PoolBulkhead` or `WorkerPoolBulkhead` (`@breakwater/bulkhead`). */
+/**
+ * What the exporter reads of a `PoolBulkhead` or `WorkerPoolBulkhead` (`@breakwater/bulkhead`).
+ *
+ * @example
+ * ```ts
+ * const component: PoolBulkheadLike = new PoolBulkhead('cpu');
+ * ```
+ */
 export interface PoolBulkheadLike {
   readonly kind: 'poolBulkhead';
   readonly name: string;
@@ -84,14 +133,29 @@ export interface PoolBulkheadLike {
   };
 }
 
-/** What the exporter reads of a `RateLimiter` (`@breakwater/rate-limiter`). */
+/**
+ * What the exporter reads of a `RateLimiter` (`@breakwater/rate-limiter`).
+ *
+ * @example
+ * ```ts
+ * const component: RateLimiterLike = new RateLimiter('api');
+ * ```
+ */
 export interface RateLimiterLike {
   readonly kind: 'rateLimiter';
   readonly name: string;
   readonly metrics: { readonly availablePermissions: number; readonly numberOfWaitingCalls: number };
 }
 
-/** Any component the exporter publishes. */
+/**
+ * Any component the exporter publishes, told apart by its `kind`.
+ *
+ * @example
+ * ```ts
+ * const components: ExportedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter];
+ * for (const c of components) metrics.add(c);
+ * ```
+ */
 export type ExportedComponent = CircuitBreakerLike | RetryLike | TimeLimiterLike | BulkheadLike | PoolBulkheadLike | RateLimiterLike;
 
 /**
