@@ -27,8 +27,9 @@ class PulledGauge extends Gauge<string> {
     this.#read = read;
   }
   override async get(): Promise<Awaited<ReturnType<Gauge<string>['get']>>> {
+    const values = this.#read(); // before any await: every series of a scrape reads one snapshot
     const base = await super.get();
-    return { ...base, values: this.#read() };
+    return { ...base, values };
   }
 }
 
@@ -39,8 +40,9 @@ class PulledCounter extends Counter<string> {
     this.#read = read;
   }
   override async get(): Promise<Awaited<ReturnType<Counter<string>['get']>>> {
+    const values = this.#read(); // before any await: every series of a scrape reads one snapshot
     const base = await super.get();
-    return { ...base, values: this.#read() };
+    return { ...base, values };
   }
 }
 
