@@ -1,6 +1,8 @@
 import { CircuitBreaker, CircuitBreakerRegistry, type CircuitBreakerConfig } from '@breakwater/circuit-breaker';
 import { deferred, flush, track } from '@breakwater/test-support';
+import { Registry, type OpenMetricsContentType } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PrometheusMetrics } from './index.js';
 import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
@@ -155,6 +157,34 @@ describe('circuit breaker series (SPEC §8)', () => {
     stop();
     stop(); // a second call does nothing more
     expect(await scrape()).toEqual([]);
+  });
+
+  it('an instance expired by expireAfterAccess disappears on the next scrape, and is no longer observed', async () => {
+    const { metrics, scrape } = exporter();
+    const clock = newClock();
+    const breakers = new CircuitBreakerRegistry({ defaultConfig: { ...small, clock }, expireAfterAccess: 1000, clock });
+    metrics.add(breakers);
+    const old = breakers.get('tenant-1');
+    await clock.advance(600);
+    breakers.get('tenant-2');
+    await clock.advance(600);
+    expect(await scrape('breakwater_circuitbreaker_failure_rate')).toEqual(['breakwater_circuitbreaker_failure_rate{name="tenant-2"} -1']);
+    old.onSuccess(10);
+    expect((await scrape('breakwater_circuitbreaker_calls_seconds_count')).filter((l) => l.includes('tenant-1'))).toEqual([]);
+  });
+
+  it('scrapes as OpenMetrics too (prom-client names the counters)', async () => {
+    const registry = new Registry<OpenMetricsContentType>();
+    registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    const metrics = new PrometheusMetrics({ registry });
+    const { breaker } = breakerOnClock();
+    metrics.add(breaker);
+    breaker.transitionToOpenState();
+    const text = await registry.metrics();
+    expect(text).toContain('# TYPE breakwater_circuitbreaker_transitions counter');
+    expect(text).toContain('breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="open",cause="manual"} 1');
+    expect(text).toContain('breakwater_circuitbreaker_calls_seconds_count{name="pg",kind="successful"} 0');
+    expect(text.endsWith('# EOF\n')).toBe(true);
   });
 
   it('costs nothing per call but the histogram: metrics read once per scrape, one observer, no event listener but stateTransition; all gone after remove', async () => {

@@ -1,5 +1,5 @@
 import { describeValue } from '@breakwater/core';
-import type { Registry } from 'prom-client';
+import type { Registry, RegistryContentType } from 'prom-client';
 import { BreakerBinding } from './breaker-binding.js';
 import { isComponent, isRegistry, type CircuitBreakerLike, type ExportedComponent, type RegistryLike } from './components.js';
 import { registerSeries, type Snapshot } from './series.js';
@@ -14,7 +14,7 @@ import { registerSeries, type Snapshot } from './series.js';
  */
 export interface PrometheusMetricsOptions {
   /** The prom-client registry the series are registered on. */
-  readonly registry: Registry;
+  readonly registry: Registry<RegistryContentType>;
   /** The first word of every series name (default `'breakwater'`; `'resilience4j'` gives Resilience4j's names). */
   readonly prefix?: string | undefined;
   /** Upper bounds of the call-duration histogram, in seconds (default: prom-client's, 5 ms … 10 s). */

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry, type RegistryContentType } from 'prom-client';
 
 /** One sample of a series: its labels and value (`metricName` for a histogram's `_bucket`, `_sum`, `_count`). */
 export interface Sample {
@@ -22,7 +22,7 @@ interface Definition {
 
 class PulledGauge extends Gauge<string> {
   readonly #read: Read;
-  constructor(def: Definition, registry: Registry, read: Read) {
+  constructor(def: Definition, registry: Registry<RegistryContentType>, read: Read) {
     super({ name: def.name, help: def.help, labelNames: def.labelNames, registers: [registry] });
     this.#read = read;
   }
@@ -35,7 +35,7 @@ class PulledGauge extends Gauge<string> {
 
 class PulledCounter extends Counter<string> {
   readonly #read: Read;
-  constructor(def: Definition, registry: Registry, read: Read) {
+  constructor(def: Definition, registry: Registry<RegistryContentType>, read: Read) {
     super({ name: def.name, help: def.help, labelNames: def.labelNames, registers: [registry] });
     this.#read = read;
   }
@@ -49,7 +49,7 @@ class PulledCounter extends Counter<string> {
 class PulledHistogram extends Histogram<string> {
   readonly #read: Read;
   readonly #def: Definition;
-  constructor(def: Definition, registry: Registry, buckets: readonly number[], read: Read) {
+  constructor(def: Definition, registry: Registry<RegistryContentType>, buckets: readonly number[], read: Read) {
     super({ name: def.name, help: def.help, labelNames: def.labelNames, buckets: [...buckets], registers: [registry] });
     this.#read = read;
     this.#def = def;
@@ -64,16 +64,16 @@ class PulledHistogram extends Histogram<string> {
 }
 
 /** A gauge registered on `registry` whose samples `read` returns at each scrape. */
-export function pulledGauge(def: Definition, registry: Registry, read: Read): Gauge<string> {
+export function pulledGauge(def: Definition, registry: Registry<RegistryContentType>, read: Read): Gauge<string> {
   return new PulledGauge(def, registry, read);
 }
 
 /** A counter registered on `registry` whose samples `read` returns at each scrape. */
-export function pulledCounter(def: Definition, registry: Registry, read: Read): Counter<string> {
+export function pulledCounter(def: Definition, registry: Registry<RegistryContentType>, read: Read): Counter<string> {
   return new PulledCounter(def, registry, read);
 }
 
 /** A histogram registered on `registry` whose `_bucket`/`_sum`/`_count` samples `read` returns at each scrape. */
-export function pulledHistogram(def: Definition, registry: Registry, buckets: readonly number[], read: Read): Histogram<string> {
+export function pulledHistogram(def: Definition, registry: Registry<RegistryContentType>, buckets: readonly number[], read: Read): Histogram<string> {
   return new PulledHistogram(def, registry, buckets, read);
 }

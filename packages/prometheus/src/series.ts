@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Registry, RegistryContentType } from 'prom-client';
 import { stateLabel, type BreakerBinding, type CallCell } from './breaker-binding.js';
 import type { BreakerStateName, CallKind, CircuitBreakerLike, PoolBulkheadLike, RetryLike, TimeLimiterLike, BulkheadLike, RateLimiterLike } from './components.js';
 import { pulledCounter, pulledGauge, pulledHistogram, type Sample } from './pulled.js';
@@ -112,7 +112,7 @@ function histogramSamples(snapshot: Snapshot, metric: string, bounds: readonly s
 }
 
 /** Registers every series of SPEC §8 on `registry`, read from `snapshot()` at each scrape. */
-export function registerSeries(registry: Registry, prefix: string, buckets: readonly number[], snapshot: () => Snapshot): void {
+export function registerSeries(registry: Registry<RegistryContentType>, prefix: string, buckets: readonly number[], snapshot: () => Snapshot): void {
   for (const s of SCALARS) {
     const def = { name: `${prefix}_${s.name}`, help: s.help, labelNames: s.labelNames };
     const read = (): Sample[] => {
