@@ -34,3 +34,15 @@ export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';
 export { WaitQueue, type Waiter, type WaitQueueOptions } from './wait-queue.js';
+export {
+  health,
+  type BulkheadHealth,
+  type CircuitBreakerHealth,
+  type ComponentStatus,
+  type CountersHealth,
+  type HealthSnapshot,
+  type HealthStatus,
+  type OtherComponentHealth,
+  type PoolBulkheadHealth,
+  type RateLimiterHealth,
+} from './health.js';

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { health } from './health.js';
+import { Registry } from './registry.js';
+
+// Structural fakes: core may not depend on the policy packages (the real ones are held in
+// packages/decorators/src/health.integration.test.ts).
+
+const BREAKER_METRICS = {
+  failureRate: 60,
+  slowCallRate: 0,
+  numberOfBufferedCalls: 5,
+  numberOfFailedCalls: 3,
+  numberOfSuccessfulCalls: 2,
+  numberOfSlowCalls: 0,
+  numberOfSlowSuccessfulCalls: 0,
+  numberOfSlowFailedCalls: 0,
+  numberOfNotPermittedCalls: 1,
+};
+
+function breaker(name: string, state: string, config: object | null = { failureRateThreshold: 50, slowCallRateThreshold: 100 }) {
+  return { kind: 'circuitBreaker', name, state, config, get metrics() { return { ...BREAKER_METRICS }; } };
+}
+function bulkhead(name: string, available: number) {
+  return { kind: 'bulkhead', name, metrics: { availableConcurrentCalls: available, maxAllowedConcurrentCalls: 2, waitingCalls: 0 } };
+}
+function limiter(name: string, available: number, waiting: number) {
+  return { kind: 'rateLimiter', name, metrics: { availablePermissions: available, numberOfWaitingCalls: waiting, waitMs: 0, cycle: 3 } };
+}
+function pool(name: string, active: number, remaining: number) {
+  return {
+    kind: 'poolBulkhead',
+    name,
+    metrics: { coreThreadPoolSize: 1, threadPoolSize: 2, maximumThreadPoolSize: 2, queueDepth: 1 - remaining, queueCapacity: 1, remainingQueueCapacity: remaining, activeCount: active },
+  };
+}
+const EMPTY = { circuitBreakers: {}, bulkheads: {}, threadPoolBulkheads: {}, rateLimiters: {}, retries: {}, timeLimiters: {}, others: {} };
+
+describe('health', () => {
+  it('is UP with nothing to judge', () => {
+    expect(health()).toEqual({ status: 'UP', components: EMPTY });
+  });
+
+  it("maps a breaker's state to its status (Resilience4j's indicator, Actuator's names)", () => {
+    const states = ['CLOSED', 'METRICS_ONLY', 'DISABLED', 'HALF_OPEN', 'OPEN', 'FORCED_OPEN', 'SOMETHING_NEW'];
+    const snapshot = health(...states.map((s) => breaker(s, s)));
+    expect(Object.fromEntries(Object.entries(snapshot.components.circuitBreakers).map(([n, b]) => [n, b.status]))).toEqual({
+      CLOSED: 'UP',
+      METRICS_ONLY: 'UP',
+      DISABLED: 'UP',
+      HALF_OPEN: 'UNKNOWN',
+      OPEN: 'DOWN',
+      FORCED_OPEN: 'DOWN',
+      SOMETHING_NEW: 'UNKNOWN',
+    });
+    expect(snapshot.components.circuitBreakers['OPEN']).toEqual({
+      status: 'DOWN',
+      state: 'OPEN',
+      failureRate: 60,
+      slowCallRate: 0,
+      bufferedCalls: 5,
+      failedCalls: 3,
+      slowCalls: 0,
+      slowFailedCalls: 0,
+      notPermittedCalls: 1,
+      failureRateThreshold: 50,
+      slowCallRateThreshold: 100,
+    });
+  });
+
+  it('leaves the thresholds out when the breaker has no config', () => {
+    const entry = health(breaker('pg', 'CLOSED', null)).components.circuitBreakers['pg']!;
+    expect('failureRateThreshold' in entry || 'slowCallRateThreshold' in entry).toBe(false);
+  });
+
+  describe('the overall status', () => {
+    it('is DOWN only when every breaker is OPEN or FORCED_OPEN', () => {
+      expect(health(breaker('a', 'OPEN'), breaker('b', 'FORCED_OPEN'), bulkhead('db', 1)).status).toBe('DOWN');
+      expect(health(breaker('a', 'OPEN'), breaker('b', 'CLOSED')).status).toBe('DEGRADED');
+      expect(health(breaker('a', 'OPEN'), breaker('b', 'DISABLED')).status).toBe('DEGRADED');
+    });
+
+    it('is DEGRADED when a breaker is half-open or a bulkhead, pool or limiter has no room', () => {
+      expect(health(breaker('a', 'HALF_OPEN')).status).toBe('DEGRADED');
+      expect(health(breaker('a', 'CLOSED'), bulkhead('db', 0)).status).toBe('DEGRADED');
+      expect(health(pool('cpu', 2, 0)).status).toBe('DEGRADED');
+      expect(health(limiter('api', 0, 2)).status).toBe('DEGRADED');
+    });
+
+    it('is UP when every judged component is UP; a full bulkhead alone is never DOWN', () => {
+      expect(health(breaker('a', 'CLOSED'), bulkhead('db', 1), pool('cpu', 2, 1), pool('io', 1, 0), limiter('api', 0, 0), limiter('b', 3, 2)).status).toBe('UP');
+      expect(health(bulkhead('db', 0)).status).toBe('DEGRADED');
+    });
+  });
+
+  it('reads bulkheads, pools and limiters', () => {
+    const { components } = health(bulkhead('db', 0), pool('cpu', 2, 0), limiter('api', -2, 1));
+    expect(components.bulkheads).toEqual({ db: { status: 'UNKNOWN', availableConcurrentCalls: 0, maxAllowedConcurrentCalls: 2, waitingCalls: 0 } });
+    expect(components.threadPoolBulkheads).toEqual({
+      cpu: { status: 'UNKNOWN', coreThreadPoolSize: 1, threadPoolSize: 2, maximumThreadPoolSize: 2, activeCount: 2, queueDepth: 1, queueCapacity: 1, remainingQueueCapacity: 0 },
+    });
+    expect(components.rateLimiters).toEqual({ api: { status: 'UNKNOWN', availablePermissions: -2, numberOfWaitingCalls: 1 } });
+  });
+
+  it('lists retries and time limiters with their numeric counters, always UP', () => {
+    const retry = { kind: 'retry', name: 'pg', metrics: { numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1, status: 7, note: 'x' } };
+    const limiter = { kind: 'timeLimiter', name: 'pg', metrics: { numberOfSuccessfulCalls: 1, numberOfFailedCalls: 0, numberOfTimeouts: 2 } };
+    const snapshot = health(retry, limiter);
+    expect(snapshot.components.retries).toEqual({ pg: { status: 'UP', numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1 } });
+    expect(snapshot.components.timeLimiters).toEqual({ pg: { status: 'UP', numberOfSuccessfulCalls: 1, numberOfFailedCalls: 0, numberOfTimeouts: 2 } });
+    expect(snapshot.status).toBe('UP');
+  });
+
+  it('lists components of unknown kinds under others, unjudged, with their JSON-safe plain metrics', () => {
+    const fallback = { kind: 'fallback', name: 'fb', execute: () => Promise.resolve() };
+    const delay = { kind: 'delay', name: 'pace', metrics: { waits: 3, last: Infinity, label: 'x', ok: true, none: null, nested: { a: 1 }, fn: () => 1 } };
+    const classy = { kind: 'mine', name: 'm', metrics: new Map([['a', 1]]) };
+    const snapshot = health(fallback, delay, classy, { name: 'noKind' }, 42, null, undefined, 'text');
+    expect(snapshot).toEqual({
+      status: 'UP',
+      components: {
+        ...EMPTY,
+        others: {
+          fb: { kind: 'fallback' },
+          pace: { kind: 'delay', metrics: { waits: 3, last: null, label: 'x', ok: true, none: null } },
+          m: { kind: 'mine' },
+          noKind: { kind: 'unknown' },
+        },
+      },
+    });
+  });
+
+  it('opens registries (core Registry or anything with all()) and arrays; the same instance appears once', () => {
+    const pg = breaker('pg', 'OPEN');
+    const registry = new Registry<{ name: string }, object>('FakeRegistry', (name) => (name === 'pg' ? pg : breaker(name, 'CLOSED')));
+    registry.get('pg');
+    registry.get('redis');
+    const structural = { all: () => [bulkhead('db', 1)] };
+    const snapshot = health(registry, pg, [structural, [limiter('api', 1, 0)]]);
+    expect(Object.keys(snapshot.components.circuitBreakers)).toEqual(['pg', 'redis']);
+    expect(Object.keys(snapshot.components.bulkheads)).toEqual(['db']);
+    expect(Object.keys(snapshot.components.rateLimiters)).toEqual(['api']);
+    expect(snapshot.status).toBe('DEGRADED');
+  });
+
+  it('keys two instances with one name as name, name#2, … (nothing hidden), __proto__ included', () => {
+    const snapshot = health(breaker('pg', 'CLOSED'), breaker('pg', 'OPEN'), breaker('pg', 'HALF_OPEN'), bulkhead('pg', 1), breaker('__proto__', 'CLOSED'));
+    expect(Object.keys(snapshot.components.circuitBreakers)).toEqual(['pg', 'pg#2', 'pg#3', '__proto__']);
+    expect(snapshot.components.circuitBreakers['pg#2']!.state).toBe('OPEN');
+    expect(Object.keys(snapshot.components.bulkheads)).toEqual(['pg']);
+    expect(Object.getPrototypeOf(snapshot.components.circuitBreakers)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('never throws: throwing getters, hostile registries and metrics are UNKNOWN', () => {
+    const throwingMetrics = { kind: 'circuitBreaker', name: 'a', state: 'CLOSED', get metrics(): never { throw new Error('boom'); } };
+    const throwingState = { kind: 'bulkhead', name: 'b', get name2() { return 1; }, metrics: undefined };
+    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no'); }, get: () => { throw new Error('no'); } });
+    const proxyMetrics = { kind: 'retry', name: 'r', metrics: hostile };
+    const otherProxy = { kind: 'x', name: 'x', metrics: hostile };
+    const badRegistry = { all: () => { throw new Error('nope'); } };
+    const throwingName = { kind: 'timeLimiter', get name(): never { throw new Error('n'); }, metrics: { numberOfTimeouts: 1 } };
+    const snapshot = health(throwingMetrics, throwingState, proxyMetrics, otherProxy, badRegistry, throwingName, hostile);
+    expect(snapshot.components.circuitBreakers['a']).toMatchObject({ status: 'UNKNOWN', state: 'CLOSED', failureRate: null });
+    expect(snapshot.components.bulkheads['b']).toEqual({ status: 'UNKNOWN', availableConcurrentCalls: null, maxAllowedConcurrentCalls: null, waitingCalls: null });
+    expect(snapshot.components.timeLimiters['undefined']).toEqual({ status: 'UP', numberOfTimeouts: 1 });
+    expect(snapshot.status).toBe('DEGRADED');
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('is JSON-safe: non-finite numbers are null, the round trip is equal', () => {
+    const odd = { kind: 'bulkhead', name: 'db', metrics: { availableConcurrentCalls: Infinity, maxAllowedConcurrentCalls: Infinity, waitingCalls: NaN } };
+    const nan = { kind: 'bulkhead', name: 'nan', metrics: { availableConcurrentCalls: NaN, maxAllowedConcurrentCalls: 1, waitingCalls: 0 } };
+    const snapshot = health(odd, nan, breaker('pg', 'HALF_OPEN'), limiter('api', 1, 0));
+    expect(snapshot.components.bulkheads['db']).toEqual({ status: 'UP', availableConcurrentCalls: null, maxAllowedConcurrentCalls: null, waitingCalls: null });
+    expect(snapshot.components.bulkheads['nan']!.status).toBe('UNKNOWN');
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('returns a fresh object on every call', () => {
+    const pg = breaker('pg', 'CLOSED');
+    expect(health(pg)).not.toBe(health(pg));
+    expect(health(pg).components.circuitBreakers).not.toBe(health(pg).components.circuitBreakers);
+  });
+});
