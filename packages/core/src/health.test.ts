@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { health } from './health.js';
 import { Registry } from './registry.js';
@@ -180,5 +182,30 @@ describe('health', () => {
     const pg = breaker('pg', 'CLOSED');
     expect(health(pg)).not.toBe(health(pg));
     expect(health(pg).components.circuitBreakers).not.toBe(health(pg).components.circuitBreakers);
+  });
+});
+
+describe('README: health served over node:http', () => {
+  it('answers 200 while DEGRADED and 503 when DOWN, with the snapshot as JSON', async () => {
+    const pg = breaker('pg', 'OPEN');
+    const redis = { ...breaker('redis', 'CLOSED') };
+    const server = createServer((_req, res) => {
+      const snapshot = health([pg, redis], bulkhead('db', 1));
+      res.writeHead(snapshot.status === 'DOWN' ? 503 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(snapshot));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`;
+      const first = await fetch(url);
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual(health([pg, redis], bulkhead('db', 1)));
+      redis.state = 'FORCED_OPEN';
+      const second = await fetch(url);
+      expect(second.status).toBe(503);
+      expect(((await second.json()) as { status: string }).status).toBe('DOWN');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
