@@ -161,10 +161,14 @@ describe('health', () => {
     const otherProxy = { kind: 'x', name: 'x', metrics: hostile };
     const badRegistry = { all: () => { throw new Error('nope'); } };
     const throwingName = { kind: 'timeLimiter', get name(): never { throw new Error('n'); }, metrics: { numberOfTimeouts: 1 } };
-    const snapshot = health(throwingMetrics, throwingState, proxyMetrics, otherProxy, badRegistry, throwingName, hostile);
+    const badName = { kind: 'timeLimiter', name: { toString: () => { throw new Error('n'); } }, metrics: { numberOfTimeouts: 2 } };
+    const snapshot = health(throwingMetrics, throwingState, proxyMetrics, otherProxy, badRegistry, throwingName, badName, hostile);
     expect(snapshot.components.circuitBreakers['a']).toMatchObject({ status: 'UNKNOWN', state: 'CLOSED', failureRate: null });
     expect(snapshot.components.bulkheads['b']).toEqual({ status: 'UNKNOWN', availableConcurrentCalls: null, maxAllowedConcurrentCalls: null, waitingCalls: null });
     expect(snapshot.components.timeLimiters['undefined']).toEqual({ status: 'UP', numberOfTimeouts: 1 });
+    expect(snapshot.components.timeLimiters['?']).toEqual({ status: 'UP', numberOfTimeouts: 2 });
+    expect(snapshot.components.retries['r']).toEqual({ status: 'UNKNOWN' });
+    expect(snapshot.components.others['x']).toEqual({ kind: 'x' });
     expect(snapshot.status).toBe('DEGRADED');
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
   });

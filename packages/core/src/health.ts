@@ -1,162 +1,31 @@
 import { isPlainObject } from './config.js';
+import type {
+  BulkheadHealth,
+  CircuitBreakerHealth,
+  ComponentStatus,
+  CountersHealth,
+  HealthSnapshot,
+  HealthStatus,
+  PoolBulkheadHealth,
+  RateLimiterHealth,
+} from './health-types.js';
 import { Registry } from './registry.js';
+
+export type {
+  BulkheadHealth,
+  CircuitBreakerHealth,
+  ComponentStatus,
+  CountersHealth,
+  HealthSnapshot,
+  HealthStatus,
+  OtherComponentHealth,
+  PoolBulkheadHealth,
+  RateLimiterHealth,
+} from './health-types.js';
 
 // An Actuator-like snapshot of any components and registries. core knows no policy package, so
 // each component is read by its shape: its `kind`, its `metrics` (a fresh plain object, SPEC §0),
 // a breaker's `state` and `config`. Nothing here throws on a component it does not understand.
-
-/**
- * The overall status of a {@link health} snapshot: `DOWN` when there is at least one circuit
- * breaker and every one is OPEN or FORCED_OPEN, `DEGRADED` when any judged component is not `UP`,
- * else `UP` (also with nothing to judge).
- *
- * @example
- * ```ts
- * const status: HealthStatus = health(breakers, bulkheads).status;
- * response.statusCode = status === 'DOWN' ? 503 : 200;
- * ```
- */
-export type HealthStatus = 'UP' | 'DEGRADED' | 'DOWN';
-
-/**
- * One component's status, with Spring Boot Actuator's standard names: a breaker OPEN or
- * FORCED_OPEN is `DOWN`, HALF_OPEN is `UNKNOWN`; a full bulkhead or a saturated rate limiter is
- * `UNKNOWN`; everything else `UP`.
- *
- * @example
- * ```ts
- * const status: ComponentStatus = health(breaker).components.circuitBreakers['pg']!.status; // 'UP'
- * ```
- */
-export type ComponentStatus = 'UP' | 'UNKNOWN' | 'DOWN';
-
-/**
- * A circuit breaker in a {@link health} snapshot (Resilience4j's health details, rates as numbers).
- *
- * @example
- * ```ts
- * const { state, failureRate, failureRateThreshold }: CircuitBreakerHealth = health(breaker).components.circuitBreakers['pg']!;
- * ```
- */
-export interface CircuitBreakerHealth {
-  readonly status: ComponentStatus;
-  /** `breaker.state`: `'CLOSED'`, `'OPEN'`, `'HALF_OPEN'`, `'DISABLED'`, `'FORCED_OPEN'`, `'METRICS_ONLY'`. */
-  readonly state: string;
-  /** Percent, −1 below the minimum number of calls. */
-  readonly failureRate: number | null;
-  /** Percent, −1 below the minimum number of calls. */
-  readonly slowCallRate: number | null;
-  readonly bufferedCalls: number | null;
-  readonly failedCalls: number | null;
-  readonly slowCalls: number | null;
-  readonly slowFailedCalls: number | null;
-  readonly notPermittedCalls: number | null;
-  /** From `breaker.config`, when the breaker has one. */
-  readonly failureRateThreshold?: number;
-  /** From `breaker.config`, when the breaker has one. */
-  readonly slowCallRateThreshold?: number;
-}
-
-/**
- * A semaphore bulkhead in a {@link health} snapshot: `UNKNOWN` while no slot is free.
- *
- * @example
- * ```ts
- * const { availableConcurrentCalls }: BulkheadHealth = health(bulkhead).components.bulkheads['db']!;
- * ```
- */
-export interface BulkheadHealth {
-  readonly status: ComponentStatus;
-  readonly availableConcurrentCalls: number | null;
-  readonly maxAllowedConcurrentCalls: number | null;
-  readonly waitingCalls: number | null;
-}
-
-/**
- * A pool bulkhead in a {@link health} snapshot: `UNKNOWN` while the next call would be refused
- * (every worker busy and the queue full).
- *
- * @example
- * ```ts
- * const { queueDepth, activeCount }: PoolBulkheadHealth = health(pool).components.threadPoolBulkheads['cpu']!;
- * ```
- */
-export interface PoolBulkheadHealth {
-  readonly status: ComponentStatus;
-  readonly coreThreadPoolSize: number | null;
-  readonly threadPoolSize: number | null;
-  readonly maximumThreadPoolSize: number | null;
-  readonly activeCount: number | null;
-  readonly queueDepth: number | null;
-  readonly queueCapacity: number | null;
-  readonly remainingQueueCapacity: number | null;
-}
-
-/**
- * A rate limiter in a {@link health} snapshot: `UNKNOWN` when no permission is left and calls
- * wait (Resilience4j's rule), else `UP`.
- *
- * @example
- * ```ts
- * const { availablePermissions, numberOfWaitingCalls }: RateLimiterHealth = health(limiter).components.rateLimiters['api']!;
- * ```
- */
-export interface RateLimiterHealth {
-  readonly status: ComponentStatus;
-  readonly availablePermissions: number | null;
-  readonly numberOfWaitingCalls: number | null;
-}
-
-/**
- * A retry or a time limiter in a {@link health} snapshot: `UP`, with its counters (the
- * fields of its `metrics`, numbers only).
- *
- * @example
- * ```ts
- * const { numberOfTimeouts }: CountersHealth = health(timeLimiter).components.timeLimiters['pg']!;
- * ```
- */
-export interface CountersHealth {
-  /** `UP`; `UNKNOWN` only when its `metrics` could not be read. */
-  readonly status: ComponentStatus;
-  readonly [counter: string]: number | null | string;
-}
-
-/**
- * A component of a kind {@link health} does not know (a fallback, a policy of your own): its
- * `kind`, and its `metrics` when they are a plain object (JSON-safe values only). Not judged.
- *
- * @example
- * ```ts
- * const { kind, metrics }: OtherComponentHealth = health(new Delay('pace', 50)).components.others['pace']!;
- * ```
- */
-export interface OtherComponentHealth {
-  readonly kind: string;
-  readonly metrics?: Readonly<Record<string, number | string | boolean | null>>;
-}
-
-/**
- * What {@link health} returns: a fresh, JSON-safe object (`JSON.parse(JSON.stringify(h))` equals `h`).
- *
- * @example
- * ```ts
- * const snapshot: HealthSnapshot = health(breakers, bulkheads, limiters);
- * res.end(JSON.stringify(snapshot));
- * ```
- */
-export interface HealthSnapshot {
-  readonly status: HealthStatus;
-  readonly components: {
-    readonly circuitBreakers: Record<string, CircuitBreakerHealth>;
-    readonly bulkheads: Record<string, BulkheadHealth>;
-    readonly threadPoolBulkheads: Record<string, PoolBulkheadHealth>;
-    readonly rateLimiters: Record<string, RateLimiterHealth>;
-    readonly retries: Record<string, CountersHealth>;
-    readonly timeLimiters: Record<string, CountersHealth>;
-    readonly others: Record<string, OtherComponentHealth>;
-  };
-}
 
 type Fields = Record<string, unknown>;
 type Components = { -readonly [K in keyof HealthSnapshot['components']]: Record<string, unknown> };
@@ -181,21 +50,20 @@ function metricsOf(component: object): Fields | undefined {
   return isPlainObject(metrics) ? (metrics as Fields) : undefined;
 }
 
-/** Only values JSON keeps as they are; non-finite numbers become `null`. */
-function jsonSafe(metrics: Fields): Record<string, number | string | boolean | null> {
+/** The values JSON keeps as they are (numbers only with `numbersOnly`); non-finite numbers become `null`. Throws only if the keys cannot be listed (a hostile Proxy). */
+function jsonSafe(metrics: Fields, numbersOnly = false): Record<string, number | string | boolean | null> {
   const out: Record<string, number | string | boolean | null> = {};
-  let keys: string[];
-  try {
-    keys = Object.keys(metrics);
-  } catch {
-    keys = []; // a Proxy that refuses to list its keys
-  }
-  for (const key of keys) {
+  for (const key of Object.keys(metrics)) {
     const value = read(metrics, key);
     if (typeof value === 'number') out[key] = Number.isFinite(value) ? value : null;
-    else if (typeof value === 'string' || typeof value === 'boolean' || value === null) out[key] = value;
+    else if (!numbersOnly && (typeof value === 'string' || typeof value === 'boolean' || value === null)) out[key] = value;
   }
   return out;
+}
+
+/** `{ key: num(fields, key) }` for each key. */
+function pick(fields: object, keys: readonly string[]): Record<string, number | null> {
+  return Object.fromEntries(keys.map((key) => [key, num(fields, key)]));
 }
 
 function breakerStatus(state: string): ComponentStatus {
@@ -243,43 +111,29 @@ function raw(fields: object, key: string): number {
   return typeof value === 'number' ? value : NaN;
 }
 
+const BULKHEAD_FIELDS = ['availableConcurrentCalls', 'maxAllowedConcurrentCalls', 'waitingCalls'];
+const POOL_FIELDS = ['coreThreadPoolSize', 'threadPoolSize', 'maximumThreadPoolSize', 'activeCount', 'queueDepth', 'queueCapacity', 'remainingQueueCapacity'];
+const LIMITER_FIELDS = ['availablePermissions', 'numberOfWaitingCalls'];
+
 function bulkhead(m: Fields): BulkheadHealth {
-  return {
-    status: raw(m, 'availableConcurrentCalls') > 0 ? 'UP' : 'UNKNOWN',
-    availableConcurrentCalls: num(m, 'availableConcurrentCalls'),
-    maxAllowedConcurrentCalls: num(m, 'maxAllowedConcurrentCalls'),
-    waitingCalls: num(m, 'waitingCalls'),
-  };
+  const status = raw(m, 'availableConcurrentCalls') > 0 ? 'UP' : 'UNKNOWN';
+  return { status, ...pick(m, BULKHEAD_FIELDS) } as BulkheadHealth;
 }
 
 function poolBulkhead(m: Fields): PoolBulkheadHealth {
   // Java's admission rule refuses only when every worker is busy and the queue is full.
   const room = raw(m, 'remainingQueueCapacity') > 0 || raw(m, 'activeCount') < raw(m, 'maximumThreadPoolSize');
-  return {
-    status: room ? 'UP' : 'UNKNOWN',
-    coreThreadPoolSize: num(m, 'coreThreadPoolSize'),
-    threadPoolSize: num(m, 'threadPoolSize'),
-    maximumThreadPoolSize: num(m, 'maximumThreadPoolSize'),
-    activeCount: num(m, 'activeCount'),
-    queueDepth: num(m, 'queueDepth'),
-    queueCapacity: num(m, 'queueCapacity'),
-    remainingQueueCapacity: num(m, 'remainingQueueCapacity'),
-  };
+  return { status: room ? 'UP' : 'UNKNOWN', ...pick(m, POOL_FIELDS) } as PoolBulkheadHealth;
 }
 
 function rateLimiter(m: Fields): RateLimiterHealth {
   // Resilience4j's RateLimitersHealthIndicator: UP while a permission is left or nobody waits.
   const up = raw(m, 'availablePermissions') > 0 || raw(m, 'numberOfWaitingCalls') === 0;
-  return { status: up ? 'UP' : 'UNKNOWN', availablePermissions: num(m, 'availablePermissions'), numberOfWaitingCalls: num(m, 'numberOfWaitingCalls') };
+  return { status: up ? 'UP' : 'UNKNOWN', ...pick(m, LIMITER_FIELDS) } as RateLimiterHealth;
 }
 
 function counters(m: Fields): CountersHealth {
-  const out: Record<string, number | null | string> = {};
-  for (const key of Object.keys(m)) {
-    const value = read(m, key);
-    if (typeof value === 'number') out[key] = Number.isFinite(value) ? value : null;
-  }
-  return { ...out, status: 'UP' } as CountersHealth;
+  return { ...jsonSafe(m, true), status: 'UP' } as CountersHealth;
 }
 
 /** Which category a kind goes to, and how its entry is built from the component and its metrics. */
@@ -291,6 +145,16 @@ const KINDS: Readonly<Record<string, readonly [keyof Components, (component: obj
   retry: ['retries', (_, m) => counters(m)],
   timeLimiter: ['timeLimiters', (_, m) => counters(m)],
 };
+
+/** `component.name` as a string; a name that cannot be read or turned into one is `'?'`. */
+function nameOf(component: object): string {
+  const name = read(component, 'name');
+  try {
+    return typeof name === 'string' ? name : String(name);
+  } catch {
+    return '?';
+  }
+}
 
 function isRegistry(value: object): value is { all(): unknown } {
   return value instanceof Registry || (typeof read(value, 'all') === 'function' && typeof read(value, 'execute') !== 'function');
@@ -354,14 +218,19 @@ export function health(...componentsOrRegistries: readonly unknown[]): HealthSna
   let breakers = 0;
   let breakersDown = 0;
   for (const component of collect(componentsOrRegistries)) {
-    const rawName = read(component, 'name');
-    const name = typeof rawName === 'string' ? rawName : String(rawName);
+    const name = nameOf(component);
     const rawKind = read(component, 'kind');
     const kind = typeof rawKind === 'string' ? rawKind : 'unknown';
     const known = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
     const metrics = metricsOf(component);
     if (known === undefined) {
-      put(components.others, name, metrics === undefined ? { kind } : { kind, metrics: jsonSafe(metrics) });
+      let copied: ReturnType<typeof jsonSafe> | undefined;
+      try {
+        copied = metrics === undefined ? undefined : jsonSafe(metrics);
+      } catch {
+        copied = undefined;
+      }
+      put(components.others, name, copied === undefined ? { kind } : { kind, metrics: copied });
       continue;
     }
     const [category, build] = known;

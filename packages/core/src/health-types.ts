@@ -1,0 +1,154 @@
+// The shape of a `health()` snapshot (`health.ts`): plain, JSON-safe data, one type per category.
+
+/**
+ * The overall status of a `health()` snapshot: `DOWN` when there is at least one circuit
+ * breaker and every one is OPEN or FORCED_OPEN, `DEGRADED` when any judged component is not `UP`,
+ * else `UP` (also with nothing to judge).
+ *
+ * @example
+ * ```ts
+ * const status: HealthStatus = health(breakers, bulkheads).status;
+ * response.statusCode = status === 'DOWN' ? 503 : 200;
+ * ```
+ */
+export type HealthStatus = 'UP' | 'DEGRADED' | 'DOWN';
+
+/**
+ * One component's status, with Spring Boot Actuator's standard names: a breaker OPEN or
+ * FORCED_OPEN is `DOWN`, HALF_OPEN is `UNKNOWN`; a full bulkhead or a saturated rate limiter is
+ * `UNKNOWN`; everything else `UP`.
+ *
+ * @example
+ * ```ts
+ * const status: ComponentStatus = health(breaker).components.circuitBreakers['pg']!.status; // 'UP'
+ * ```
+ */
+export type ComponentStatus = 'UP' | 'UNKNOWN' | 'DOWN';
+
+/**
+ * A circuit breaker in a `health()` snapshot (Resilience4j's health details, rates as numbers).
+ *
+ * @example
+ * ```ts
+ * const { state, failureRate, failureRateThreshold }: CircuitBreakerHealth = health(breaker).components.circuitBreakers['pg']!;
+ * ```
+ */
+export interface CircuitBreakerHealth {
+  readonly status: ComponentStatus;
+  /** `breaker.state`: `'CLOSED'`, `'OPEN'`, `'HALF_OPEN'`, `'DISABLED'`, `'FORCED_OPEN'`, `'METRICS_ONLY'`. */
+  readonly state: string;
+  /** Percent, −1 below the minimum number of calls. */
+  readonly failureRate: number | null;
+  /** Percent, −1 below the minimum number of calls. */
+  readonly slowCallRate: number | null;
+  readonly bufferedCalls: number | null;
+  readonly failedCalls: number | null;
+  readonly slowCalls: number | null;
+  readonly slowFailedCalls: number | null;
+  readonly notPermittedCalls: number | null;
+  /** From `breaker.config`, when the breaker has one. */
+  readonly failureRateThreshold?: number;
+  /** From `breaker.config`, when the breaker has one. */
+  readonly slowCallRateThreshold?: number;
+}
+
+/**
+ * A semaphore bulkhead in a `health()` snapshot: `UNKNOWN` while no slot is free.
+ *
+ * @example
+ * ```ts
+ * const { availableConcurrentCalls }: BulkheadHealth = health(bulkhead).components.bulkheads['db']!;
+ * ```
+ */
+export interface BulkheadHealth {
+  readonly status: ComponentStatus;
+  readonly availableConcurrentCalls: number | null;
+  readonly maxAllowedConcurrentCalls: number | null;
+  readonly waitingCalls: number | null;
+}
+
+/**
+ * A pool bulkhead in a `health()` snapshot: `UNKNOWN` while the next call would be refused
+ * (every worker busy and the queue full).
+ *
+ * @example
+ * ```ts
+ * const { queueDepth, activeCount }: PoolBulkheadHealth = health(pool).components.threadPoolBulkheads['cpu']!;
+ * ```
+ */
+export interface PoolBulkheadHealth {
+  readonly status: ComponentStatus;
+  readonly coreThreadPoolSize: number | null;
+  readonly threadPoolSize: number | null;
+  readonly maximumThreadPoolSize: number | null;
+  readonly activeCount: number | null;
+  readonly queueDepth: number | null;
+  readonly queueCapacity: number | null;
+  readonly remainingQueueCapacity: number | null;
+}
+
+/**
+ * A rate limiter in a `health()` snapshot: `UNKNOWN` when no permission is left and calls
+ * wait (Resilience4j's rule), else `UP`.
+ *
+ * @example
+ * ```ts
+ * const { availablePermissions, numberOfWaitingCalls }: RateLimiterHealth = health(limiter).components.rateLimiters['api']!;
+ * ```
+ */
+export interface RateLimiterHealth {
+  readonly status: ComponentStatus;
+  readonly availablePermissions: number | null;
+  readonly numberOfWaitingCalls: number | null;
+}
+
+/**
+ * A retry or a time limiter in a `health()` snapshot: `UP`, with its counters (the
+ * fields of its `metrics`, numbers only).
+ *
+ * @example
+ * ```ts
+ * const { numberOfTimeouts }: CountersHealth = health(timeLimiter).components.timeLimiters['pg']!;
+ * ```
+ */
+export interface CountersHealth {
+  /** `UP`; `UNKNOWN` only when its `metrics` could not be read. */
+  readonly status: ComponentStatus;
+  readonly [counter: string]: number | null | string;
+}
+
+/**
+ * A component of a kind `health()` does not know (a fallback, a policy of your own): its
+ * `kind`, and its `metrics` when they are a plain object (JSON-safe values only). Not judged.
+ *
+ * @example
+ * ```ts
+ * const { kind, metrics }: OtherComponentHealth = health(new Delay('pace', 50)).components.others['pace']!;
+ * ```
+ */
+export interface OtherComponentHealth {
+  readonly kind: string;
+  readonly metrics?: Readonly<Record<string, number | string | boolean | null>>;
+}
+
+/**
+ * What `health()` returns: a fresh, JSON-safe object (`JSON.parse(JSON.stringify(h))` equals `h`).
+ *
+ * @example
+ * ```ts
+ * const snapshot: HealthSnapshot = health(breakers, bulkheads, limiters);
+ * res.end(JSON.stringify(snapshot));
+ * ```
+ */
+export interface HealthSnapshot {
+  readonly status: HealthStatus;
+  readonly components: {
+    readonly circuitBreakers: Record<string, CircuitBreakerHealth>;
+    readonly bulkheads: Record<string, BulkheadHealth>;
+    readonly threadPoolBulkheads: Record<string, PoolBulkheadHealth>;
+    readonly rateLimiters: Record<string, RateLimiterHealth>;
+    readonly retries: Record<string, CountersHealth>;
+    readonly timeLimiters: Record<string, CountersHealth>;
+    readonly others: Record<string, OtherComponentHealth>;
+  };
+}
