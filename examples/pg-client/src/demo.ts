@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const USAGE = `pnpm demo [--seed N] [--real-time | --story]
+export const USAGE = `pnpm demo [--seed N] [--real-time | --story | --serve [port]]
 
   (no flag)    the documents' three experiments on a VirtualClock, each with its settings and the
                documents' figures beside ours (about 1.3 s on an idle machine, 0.4 s of it starting
@@ -10,6 +10,10 @@ export const USAGE = `pnpm demo [--seed N] [--real-time | --story]
   --real-time  experiment 1 on the real clock, with a progress line (about 13 s)
   --story      a circuit breaker opening and closing on the real clock (about 2 s; no randomness,
                so it takes no --seed)
+  --serve [port]
+               experiment 1 (retry=3) on the real clock without end, with /metrics (Prometheus)
+               and /health (JSON) served on 127.0.0.1 (port 0, the default, picks a free one;
+               it prints the URL); Ctrl-C stops it
   -h, --help   this text
 
 An unknown flag prints this text and exits with code 2.`;
@@ -17,6 +21,7 @@ An unknown flag prints this text and exits with code 2.`;
 export type DemoCommand =
   | { readonly kind: 'experiments' | 'real-time'; readonly seed: number }
   | { readonly kind: 'story' }
+  | { readonly kind: 'serve'; readonly seed: number; readonly port: number }
   | { readonly kind: 'help' };
 
 /** Thrown for a command line the demo does not understand; `main` prints it with the usage and exits 2. */
@@ -29,15 +34,17 @@ export function parseDemoArgs(argv: readonly string[]): DemoCommand {
   // `pnpm demo -- --seed 7` hands the script a leading `--`, as npm would not: take it as nothing.
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         seed: { type: 'string' },
         'real-time': { type: 'boolean' },
         story: { type: 'boolean' },
+        serve: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -45,6 +52,11 @@ export function parseDemoArgs(argv: readonly string[]): DemoCommand {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return { kind: 'help' };
+  if (positionals.length > 0 && !values.serve) throw new UsageError(`Unexpected argument '${positionals[0]}'`);
+  if (positionals.length > 1) throw new UsageError(`--serve takes one port, got '${positionals.join(' ')}'`);
+  if (values.serve && (values.story || values['real-time'])) {
+    throw new UsageError(`--serve and --${values.story ? 'story' : 'real-time'} are two different demos: give one of them`);
+  }
   if (values.story && values['real-time']) throw new UsageError('--story and --real-time are two different demos: give one of them');
   if (values.story && values.seed !== undefined) {
     throw new UsageError('--story has no random gateway (a scripted backend on the real clock): --seed does not apply to it');
@@ -55,6 +67,12 @@ export function parseDemoArgs(argv: readonly string[]): DemoCommand {
     if (!/^-?\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new UsageError(`--seed needs a whole number, got '${values.seed}'`);
   }
   if (values.story) return { kind: 'story' };
+  if (values.serve) {
+    const given = positionals[0];
+    const port = given === undefined ? 0 : Number(given);
+    if (given !== undefined && (!/^\d+$/.test(given) || port > 65535)) throw new UsageError(`--serve needs a port from 0 to 65535, got '${given}'`);
+    return { kind: 'serve', seed, port };
+  }
   return { kind: values['real-time'] ? 'real-time' : 'experiments', seed };
 }
 
@@ -83,7 +101,7 @@ export async function runExperiments(seed: number, out: (text: string) => void =
   out('');
   out(report.reportCountVsTime(await countVsTime(seed), seed));
   out(`\nminutes of simulated traffic in ${Math.round(performance.now() - started)} ms of real time.`);
-  out('Also: pnpm demo --seed N (another random gateway), --real-time (experiment 1 on the real clock), --story, --help.');
+  out('Also: pnpm demo --seed N (another random gateway), --real-time (experiment 1 on the real clock), --story, --serve [port] (/metrics and /health), --help.');
 }
 
 /** Runs the demo for a command line; resolves to the process's exit code (2 for a bad command line). */
@@ -108,6 +126,11 @@ export async function runDemo(argv: readonly string[], io: DemoOutput = consoleO
     case 'real-time': {
       const { realTimeRetryVsBreaker } = await import('./real-time.js');
       await realTimeRetryVsBreaker(command.seed);
+      return 0;
+    }
+    case 'serve': {
+      const { serveUntilSignal } = await import('./serve.js');
+      await serveUntilSignal(command.port, command.seed, io.out);
       return 0;
     }
     case 'experiments':
