@@ -46,3 +46,23 @@ export {
   type PoolBulkheadHealth,
   type RateLimiterHealth,
 } from './health.js';
+export {
+  BREAKER_STATES,
+  CALL_KINDS,
+  isObservedComponent,
+  isObservedRegistry,
+  stateLabel,
+  type BreakerStateName,
+  type BulkheadLike,
+  type CallKind,
+  type CircuitBreakerLike,
+  type ObservedComponent,
+  type PoolBulkheadLike,
+  type RateLimiterLike,
+  type RegistryLike,
+  type RetryLike,
+  type TimeLimiterLike,
+  type TransitionEvent,
+} from './observed.js';
+export { ObservedBreaker, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
+export { OBSERVED_SERIES, type ObservedSample, type ObservedSeries } from './observed-series.js';

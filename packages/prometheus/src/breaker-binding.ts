@@ -1,4 +1,4 @@
-import type { BreakerStateName, CallKind, CircuitBreakerLike, TransitionEvent } from './components.js';
+import type { CallKind, CallRecorder } from '@breakwater/core';
 
 /**
  * One histogram child: the counts of one breaker and call kind, bound once. An observation is
@@ -27,40 +27,18 @@ export class CallCell {
   }
 }
 
-/** The lower-case label value of a state, as Resilience4j writes it. */
-export const stateLabel = (state: BreakerStateName): string => state.toLowerCase();
-
 /**
- * What the exporter holds for one breaker: its call histogram children (one per kind, bound
- * once) fed by `observeCalls`, and its transitions counted from `stateTransition` events.
+ * A breaker's call histogram children, one per kind, bound once; core's `ObservedBreaker` feeds
+ * it from `observeCalls` (and counts the breaker's transitions beside it).
  */
-export class BreakerBinding {
+export class CallCells implements CallRecorder {
   readonly cells: Readonly<Record<CallKind, CallCell>>;
-  /** Transition counts by `from`, `to` and `cause` label values. */
-  readonly transitions = new Map<string, { readonly from: string; readonly to: string; readonly cause: string; count: number }>();
-  readonly #unsubscribe: (() => void)[] = [];
-  /** Whether the breaker has the per-call hook (a histogram is exported only then). */
-  readonly observed: boolean;
 
-  constructor(readonly breaker: CircuitBreakerLike, bounds: readonly number[]) {
-    const cells = { successful: new CallCell(bounds), failed: new CallCell(bounds), ignored: new CallCell(bounds) };
-    this.cells = cells;
-    this.observed = typeof breaker.observeCalls === 'function';
-    if (this.observed) {
-      this.#unsubscribe.push(breaker.observeCalls!((kind, elapsedMs) => cells[kind]?.observe(elapsedMs / 1000)));
-    }
-    this.#unsubscribe.push(breaker.on('stateTransition', (e: TransitionEvent) => this.#count(e)));
+  constructor(bounds: readonly number[]) {
+    this.cells = { successful: new CallCell(bounds), failed: new CallCell(bounds), ignored: new CallCell(bounds) };
   }
 
-  #count(e: TransitionEvent): void {
-    const cause = e.cause ?? 'unknown';
-    const key = `${e.from} ${e.to} ${cause}`;
-    const found = this.transitions.get(key);
-    if (found !== undefined) found.count++;
-    else this.transitions.set(key, { from: stateLabel(e.from), to: stateLabel(e.to), cause, count: 1 });
-  }
-
-  dispose(): void {
-    for (const off of this.#unsubscribe.splice(0)) off();
+  record(kind: CallKind, elapsedMs: number): void {
+    this.cells[kind]?.observe(elapsedMs / 1000);
   }
 }

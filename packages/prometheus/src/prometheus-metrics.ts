@@ -1,7 +1,7 @@
-import { describeValue } from '@breakwater/core';
+import { describeValue, ObservedComponents } from '@breakwater/core';
 import type { Registry, RegistryContentType } from 'prom-client';
-import { BreakerBinding } from './breaker-binding.js';
-import { isComponent, isRegistry, type CircuitBreakerLike, type ExportedComponent, type RegistryLike } from './components.js';
+import { CallCells } from './breaker-binding.js';
+import type { ExportedComponent, RegistryLike } from './components.js';
 import { registerSeries, type Snapshot } from './series.js';
 
 /**
@@ -47,10 +47,7 @@ const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 export class PrometheusMetrics {
   /** The series name prefix. */
   readonly prefix: string;
-  readonly #direct = new Map<ExportedComponent, number>();
-  readonly #registries = new Map<RegistryLike, { refs: number; members: Set<CircuitBreakerLike>; off: (() => void)[] }>();
-  readonly #breakers = new Map<CircuitBreakerLike, { binding: BreakerBinding; refs: number }>();
-  readonly #buckets: readonly number[];
+  readonly #components: ObservedComponents<CallCells>;
   #snapshot: Snapshot | undefined;
 
   constructor(options: PrometheusMetricsOptions) {
@@ -65,8 +62,9 @@ export class PrometheusMetrics {
       throw new TypeError(`PrometheusMetrics: buckets must be increasing finite numbers of seconds > 0, got ${describeValue(buckets)}`);
     }
     this.prefix = prefix;
-    this.#buckets = [...buckets];
-    registerSeries(registry, prefix, this.#buckets, () => this.#read());
+    const bounds = [...buckets];
+    this.#components = new ObservedComponents('PrometheusMetrics', () => new CallCells(bounds));
+    registerSeries(registry, prefix, bounds, () => this.#read());
   }
 
   /**
@@ -76,72 +74,7 @@ export class PrometheusMetrics {
    * stops exporting it (calling it twice does nothing more).
    */
   add(componentOrRegistry: ExportedComponent | RegistryLike): () => void {
-    if (isComponent(componentOrRegistry)) return this.#addComponent(componentOrRegistry);
-    if (isRegistry(componentOrRegistry)) return this.#addRegistry(componentOrRegistry);
-    throw new TypeError(
-      `PrometheusMetrics.add: expected a circuit breaker, retry, time limiter, bulkhead, pool bulkhead, rate limiter or a registry of them, got ${describeValue(componentOrRegistry)}`,
-    );
-  }
-
-  #addComponent(c: ExportedComponent): () => void {
-    this.#direct.set(c, (this.#direct.get(c) ?? 0) + 1);
-    if (c.kind === 'circuitBreaker') this.#retain(c);
-    return once(() => {
-      const refs = this.#direct.get(c)! - 1;
-      if (refs === 0) this.#direct.delete(c);
-      else this.#direct.set(c, refs);
-      if (c.kind === 'circuitBreaker') this.#release(c);
-    });
-  }
-
-  #addRegistry(r: RegistryLike): () => void {
-    const bound = this.#registries.get(r);
-    if (bound !== undefined) {
-      bound.refs++;
-    } else {
-      const members = new Set<CircuitBreakerLike>();
-      const join = (c: ExportedComponent): void => {
-        if (c?.kind === 'circuitBreaker' && !members.has(c)) {
-          members.add(c);
-          this.#retain(c);
-        }
-      };
-      const leave = (c: ExportedComponent): void => {
-        if (c?.kind === 'circuitBreaker' && members.delete(c)) this.#release(c);
-      };
-      const off = [
-        r.on('added', (e: { instance: ExportedComponent }) => join(e.instance)),
-        r.on('removed', (e: { instance: ExportedComponent }) => leave(e.instance)),
-        r.on('replaced', (e: { old: ExportedComponent; instance: ExportedComponent }) => {
-          leave(e.old);
-          join(e.instance);
-        }),
-      ];
-      for (const c of r.all()) join(c);
-      this.#registries.set(r, { refs: 1, members, off });
-    }
-    return once(() => {
-      const entry = this.#registries.get(r)!;
-      if (--entry.refs > 0) return;
-      this.#registries.delete(r);
-      for (const off of entry.off) off();
-      for (const c of entry.members) this.#release(c);
-    });
-  }
-
-  #retain(c: CircuitBreakerLike): void {
-    const held = this.#breakers.get(c);
-    if (held !== undefined) held.refs++;
-    else this.#breakers.set(c, { binding: new BreakerBinding(c, this.#buckets), refs: 1 });
-  }
-
-  #release(c: CircuitBreakerLike): void {
-    const held = this.#breakers.get(c);
-    if (held === undefined) return;
-    if (--held.refs === 0) {
-      this.#breakers.delete(c);
-      held.binding.dispose();
-    }
+    return this.#components.add(componentOrRegistry);
   }
 
   /**
@@ -150,42 +83,9 @@ export class PrometheusMetrics {
    */
   #read(): Snapshot {
     if (this.#snapshot !== undefined) return this.#snapshot;
-    const seen = new Set<ExportedComponent>(this.#direct.keys());
-    for (const r of this.#registries.keys()) for (const c of r.all()) if (isComponent(c)) seen.add(c);
-    const s: { [K in keyof Snapshot]: Snapshot[K][number][] } = { breakers: [], retries: [], timeLimiters: [], bulkheads: [], pools: [], rateLimiters: [] };
-    for (const c of seen) {
-      switch (c.kind) {
-        case 'circuitBreaker':
-          s.breakers.push({ c, m: c.metrics, state: c.state, binding: this.#breakers.get(c)?.binding });
-          break;
-        case 'retry':
-          s.retries.push({ c, m: c.metrics });
-          break;
-        case 'timeLimiter':
-          s.timeLimiters.push({ c, m: c.metrics });
-          break;
-        case 'bulkhead':
-          s.bulkheads.push({ c, m: c.metrics });
-          break;
-        case 'poolBulkhead':
-          s.pools.push({ c, m: c.metrics });
-          break;
-        case 'rateLimiter':
-          s.rateLimiters.push({ c, m: c.metrics });
-          break;
-      }
-    }
+    const s = this.#components.read();
     this.#snapshot = s;
     queueMicrotask(() => (this.#snapshot = undefined));
     return s;
   }
-}
-
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
 }

@@ -1,0 +1,234 @@
+// What an exporter reads of Breakwater's components, by their shape (`kind`, `name`, `metrics`, a
+// breaker's `state`, `stateTransition` and `observeCalls`) — core knows no policy package, and an
+// exporter built on this (`@breakwater/prometheus`, `@breakwater/opentelemetry`) never names one,
+// so a user installs only the policies they use. The values each series takes live here once.
+
+/**
+ * The six states of a breaker, as `breaker.state` names them (lower-cased in a `state` label).
+ *
+ * @example
+ * ```ts
+ * const state: BreakerStateName = breaker.state; // 'CLOSED' → state="closed"
+ * ```
+ */
+export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN' | 'DISABLED' | 'FORCED_OPEN' | 'METRICS_ONLY';
+
+/**
+ * How a breaker's per-call hook classifies a recorded call: the `kind` of the call histogram.
+ *
+ * @example
+ * ```ts
+ * breaker.observeCalls((kind: CallKind, elapsedMs) => log(kind, elapsedMs));
+ * ```
+ */
+export type CallKind = 'successful' | 'failed' | 'ignored';
+
+/**
+ * A `stateTransition` event as an exporter reads it: the labels of `_circuitbreaker_transitions_total`.
+ *
+ * @example
+ * ```ts
+ * breaker.on('stateTransition', (e: TransitionEvent) => log(`${e.from} → ${e.to} (${e.cause})`));
+ * ```
+ */
+export interface TransitionEvent {
+  readonly from: BreakerStateName;
+  readonly to: BreakerStateName;
+  /** Which path changed the state (`@breakwater/circuit-breaker` sets it on every transition). */
+  readonly cause?: string;
+}
+
+/**
+ * What an exporter reads of a `CircuitBreaker` (`@breakwater/circuit-breaker`).
+ *
+ * @example
+ * ```ts
+ * const breaker: CircuitBreakerLike = new CircuitBreaker('pg');
+ * ```
+ */
+export interface CircuitBreakerLike {
+  readonly kind: 'circuitBreaker';
+  readonly name: string;
+  readonly state: BreakerStateName;
+  readonly metrics: {
+    readonly failureRate: number;
+    readonly slowCallRate: number;
+    readonly numberOfFailedCalls: number;
+    readonly numberOfSuccessfulCalls: number;
+    readonly numberOfSlowSuccessfulCalls: number;
+    readonly numberOfSlowFailedCalls: number;
+    readonly numberOfNotPermittedCalls: number;
+  };
+  // `any`: a breaker's `on` is generic over its event types; an exporter reads a TransitionEvent.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(type: 'stateTransition', listener: (event: any) => void): () => void;
+  /** The per-call hook (no event object); a breaker without it exports no call histogram. */
+  observeCalls?(observer: (kind: CallKind, elapsedMs: number) => void): () => void;
+}
+
+/**
+ * What an exporter reads of a `Retry` (`@breakwater/retry`).
+ *
+ * @example
+ * ```ts
+ * const component: RetryLike = new Retry('pg');
+ * ```
+ */
+export interface RetryLike {
+  readonly kind: 'retry';
+  readonly name: string;
+  readonly metrics: {
+    readonly numberOfSuccessfulCallsWithoutRetryAttempt: number;
+    readonly numberOfSuccessfulCallsWithRetryAttempt: number;
+    readonly numberOfFailedCallsWithoutRetryAttempt: number;
+    readonly numberOfFailedCallsWithRetryAttempt: number;
+  };
+}
+
+/**
+ * What an exporter reads of a `TimeLimiter` (`@breakwater/time-limiter`).
+ *
+ * @example
+ * ```ts
+ * const component: TimeLimiterLike = new TimeLimiter('pg');
+ * ```
+ */
+export interface TimeLimiterLike {
+  readonly kind: 'timeLimiter';
+  readonly name: string;
+  readonly metrics: { readonly numberOfSuccessfulCalls: number; readonly numberOfFailedCalls: number; readonly numberOfTimeouts: number };
+}
+
+/**
+ * What an exporter reads of a semaphore `Bulkhead` (`@breakwater/bulkhead`).
+ *
+ * @example
+ * ```ts
+ * const component: BulkheadLike = new Bulkhead('pg');
+ * ```
+ */
+export interface BulkheadLike {
+  readonly kind: 'bulkhead';
+  readonly name: string;
+  readonly metrics: { readonly availableConcurrentCalls: number; readonly maxAllowedConcurrentCalls: number };
+}
+
+/**
+ * What an exporter reads of a `PoolBulkhead` or `WorkerPoolBulkhead` (`@breakwater/bulkhead`).
+ *
+ * @example
+ * ```ts
+ * const component: PoolBulkheadLike = new PoolBulkhead('cpu');
+ * ```
+ */
+export interface PoolBulkheadLike {
+  readonly kind: 'poolBulkhead';
+  readonly name: string;
+  readonly metrics: {
+    readonly coreThreadPoolSize: number;
+    readonly threadPoolSize: number;
+    readonly maximumThreadPoolSize: number;
+    readonly queueDepth: number;
+    readonly queueCapacity: number;
+    readonly activeCount: number;
+  };
+}
+
+/**
+ * What an exporter reads of a `RateLimiter` (`@breakwater/rate-limiter`).
+ *
+ * @example
+ * ```ts
+ * const component: RateLimiterLike = new RateLimiter('api');
+ * ```
+ */
+export interface RateLimiterLike {
+  readonly kind: 'rateLimiter';
+  readonly name: string;
+  readonly metrics: { readonly availablePermissions: number; readonly numberOfWaitingCalls: number };
+}
+
+/**
+ * Any component an exporter publishes, told apart by its `kind`.
+ *
+ * @example
+ * ```ts
+ * const components: ObservedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter];
+ * for (const c of components) metrics.add(c);
+ * ```
+ */
+export type ObservedComponent = CircuitBreakerLike | RetryLike | TimeLimiterLike | BulkheadLike | PoolBulkheadLike | RateLimiterLike;
+
+/**
+ * What an exporter reads of a registry (core's `Registry` and every kind's registry): its
+ * instances now, and its changes.
+ *
+ * @example
+ * ```ts
+ * const breakers: RegistryLike<CircuitBreakerLike> = new CircuitBreakerRegistry();
+ * ```
+ */
+export interface RegistryLike<I extends ObservedComponent = ObservedComponent> {
+  all(): I[];
+  // `any`: a registry's `on` is generic over its event types; an exporter reads
+  // `{ instance }` of 'added' and 'removed', `{ old, instance }` of 'replaced'.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(type: 'added' | 'removed' | 'replaced', listener: (event: any) => void): () => void;
+}
+
+const KINDS = new Set(['circuitBreaker', 'retry', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter']);
+
+/**
+ * Whether `x` is a component of one of the six exported kinds (a `kind` among them and a string `name`).
+ *
+ * @example
+ * ```ts
+ * isObservedComponent(new CircuitBreaker('pg')); // true
+ * isObservedComponent(new CircuitBreakerRegistry()); // false
+ * ```
+ */
+export function isObservedComponent(x: unknown): x is ObservedComponent {
+  return typeof x === 'object' && x !== null && KINDS.has((x as { kind?: unknown }).kind as string) && typeof (x as { name?: unknown }).name === 'string';
+}
+
+/**
+ * Whether `x` is a registry an exporter can bind: it has `all()` and `on()`.
+ *
+ * @example
+ * ```ts
+ * isObservedRegistry(new CircuitBreakerRegistry()); // true
+ * ```
+ */
+export function isObservedRegistry(x: unknown): x is RegistryLike {
+  return typeof x === 'object' && x !== null && typeof (x as RegistryLike).all === 'function' && typeof (x as RegistryLike).on === 'function';
+}
+
+/**
+ * The states in the order a `state` series lists them.
+ *
+ * @example
+ * ```ts
+ * for (const s of BREAKER_STATES) out.push({ labels: { name, state: stateLabel(s) }, value: s === breaker.state ? 1 : 0 });
+ * ```
+ */
+export const BREAKER_STATES: readonly BreakerStateName[] = ['CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY'];
+
+/**
+ * The call kinds in the order a call histogram lists them.
+ *
+ * @example
+ * ```ts
+ * for (const kind of CALL_KINDS) attributes[kind] = { name: breaker.name, kind };
+ * ```
+ */
+export const CALL_KINDS: readonly CallKind[] = ['successful', 'failed', 'ignored'];
+
+/**
+ * The lower-case label value of a state, as Resilience4j writes it.
+ *
+ * @example
+ * ```ts
+ * stateLabel('HALF_OPEN'); // 'half_open'
+ * ```
+ */
+export const stateLabel = (state: BreakerStateName): string => state.toLowerCase();
