@@ -1,0 +1,1 @@
+export { instrumentName, OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from './opentelemetry-metrics.js';

@@ -1,0 +1,173 @@
+import { Bulkhead, BulkheadRegistry, PoolBulkhead, PoolBulkheadRegistry } from '@breakwater/bulkhead';
+import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
+import { OBSERVED_SERIES, TimeoutError } from '@breakwater/core';
+import { RateLimiter, RateLimiterRegistry } from '@breakwater/rate-limiter';
+import { Retry, RetryRegistry } from '@breakwater/retry';
+import { deferred, flush, track } from '@breakwater/test-support';
+import { TimeLimiter, TimeLimiterRegistry } from '@breakwater/time-limiter';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { afterEach, describe, expect, it } from 'vitest';
+import { instrumentName, OpenTelemetryMetrics } from './index.js';
+import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+
+afterEach(expectNoLeakedTimers);
+
+describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)', () => {
+  it('breakwater.retry.calls counts the four outcomes', async () => {
+    const { metrics, collect } = exporter();
+    const clock = newClock();
+    const retry = new Retry('pg', { maxAttempts: 2, waitDuration: 100, clock });
+    metrics.add(retry);
+    await retry.execute(async () => 'first time');
+    let calls = 0;
+    const second = track(retry.execute(async () => (++calls < 2 ? Promise.reject(new Error('down')) : 'second time')));
+    await clock.advance(100);
+    await flush();
+    expect(second.value).toBe('second time');
+    const failing = track(retry.execute(async () => Promise.reject(new Error('down'))));
+    await clock.advance(100);
+    await flush();
+    expect(failing.state).toBe('rejected');
+    expect(await collect()).toEqual([
+      'breakwater.retry.calls{name="pg",kind="failed_with_retry"} 1',
+      'breakwater.retry.calls{name="pg",kind="failed_without_retry"} 0',
+      'breakwater.retry.calls{name="pg",kind="successful_with_retry"} 1',
+      'breakwater.retry.calls{name="pg",kind="successful_without_retry"} 1',
+    ]);
+  });
+
+  it('breakwater.timelimiter.calls counts successes, failures and time-outs', async () => {
+    const { metrics, collect } = exporter();
+    const clock = newClock();
+    const limiter = new TimeLimiter('inventory', { timeoutDuration: 100, clock });
+    metrics.add(limiter);
+    await limiter.execute(async () => 'ok');
+    await expect(limiter.execute(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    const slow = track(limiter.execute(() => new Promise(() => {})));
+    await clock.advance(100);
+    await flush();
+    expect(slow.error).toBeInstanceOf(TimeoutError);
+    expect(await collect()).toEqual([
+      'breakwater.timelimiter.calls{name="inventory",kind="failed"} 1',
+      'breakwater.timelimiter.calls{name="inventory",kind="successful"} 1',
+      'breakwater.timelimiter.calls{name="inventory",kind="timeout"} 1',
+    ]);
+  });
+
+  it('bulkhead gauges: available and maximum concurrent calls, read while a call holds a slot', async () => {
+    const { metrics, collect } = exporter();
+    const bulkhead = new Bulkhead('db', { maxConcurrentCalls: 3, clock: newClock() });
+    metrics.add(bulkhead);
+    const hold = deferred<void>();
+    const call = bulkhead.execute(() => hold.promise);
+    expect(await collect()).toEqual([
+      'breakwater.bulkhead.available_concurrent_calls{name="db"} 2',
+      'breakwater.bulkhead.max_allowed_concurrent_calls{name="db"} 3',
+    ]);
+    hold.resolve();
+    await call;
+    expect(await collect('breakwater.bulkhead.available_concurrent_calls')).toEqual(['breakwater.bulkhead.available_concurrent_calls{name="db"} 3']);
+  });
+
+  it('pool bulkhead gauges', async () => {
+    const { metrics, collect } = exporter();
+    const pool = new PoolBulkhead('cpu', { coreThreadPoolSize: 1, maxThreadPoolSize: 2, queueCapacity: 5, clock: newClock() });
+    metrics.add(pool);
+    const hold = deferred<void>();
+    const calls = [pool.execute(() => hold.promise), pool.execute(() => hold.promise)];
+    expect(await collect()).toEqual([
+      'breakwater.bulkhead.active_thread_count{name="cpu"} 1',
+      'breakwater.bulkhead.available_thread_count{name="cpu"} 1',
+      'breakwater.bulkhead.core_thread_pool_size{name="cpu"} 1',
+      'breakwater.bulkhead.max_thread_pool_size{name="cpu"} 2',
+      'breakwater.bulkhead.queue_capacity{name="cpu"} 5',
+      'breakwater.bulkhead.queue_depth{name="cpu"} 1',
+      'breakwater.bulkhead.thread_pool_size{name="cpu"} 1',
+    ]);
+    hold.resolve();
+    await Promise.all(calls);
+    await pool.close();
+  });
+
+  it('rate limiter gauges: available permissions and waiting calls', async () => {
+    const { metrics, collect } = exporter();
+    const clock = newClock();
+    const limiter = new RateLimiter('api', { limitForPeriod: 2, limitRefreshPeriod: 1000, timeoutDuration: 5000, clock });
+    metrics.add(limiter);
+    await limiter.acquirePermission(2);
+    const waiting = track(limiter.acquirePermission());
+    expect(await collect()).toEqual([
+      'breakwater.ratelimiter.available_permissions{name="api"} -1',
+      'breakwater.ratelimiter.waiting_threads{name="api"} 1',
+    ]);
+    await clock.advance(1000);
+    await flush();
+    expect(waiting.state).toBe('fulfilled');
+    expect(await collect()).toEqual([
+      'breakwater.ratelimiter.available_permissions{name="api"} 1',
+      'breakwater.ratelimiter.waiting_threads{name="api"} 0',
+    ]);
+  });
+
+  it('refuses what it cannot export, and a prefix, buckets or meter it cannot use', () => {
+    const { metrics } = exporter();
+    const meter = new MeterProvider().getMeter('t');
+    expect(() => metrics.add({ kind: 'fallback', name: 'x' } as never)).toThrow(/OpenTelemetryMetrics.add: expected a circuit breaker, retry, .* or a registry of them, got/);
+    expect(() => new OpenTelemetryMetrics({ meter, prefix: '1app' })).toThrow(/prefix must start an OpenTelemetry instrument name/);
+    expect(() => new OpenTelemetryMetrics({ meter, buckets: [1, 0.5] })).toThrow(/buckets must be increasing/);
+    expect(() => new OpenTelemetryMetrics({ meter: {} as never })).toThrow(/meter must be an @opentelemetry\/api Meter/);
+  });
+});
+
+describe('names: dots, which a Prometheus exporter of OTel turns back into the @breakwater/prometheus names', () => {
+  /** What an exporter to Prometheus does with an OTel name: dots to underscores, `_total` on monotonic counters. */
+  const asPrometheus = (name: string, counter: boolean): string => `${name.replaceAll('.', '_')}${counter ? '_total' : ''}`;
+
+  it('every gauge and counter of SPEC §8, each kind, collected with prefix resilience4j', async () => {
+    const { metrics, collect, collectAll } = exporter({ prefix: 'resilience4j' });
+    const clock = newClock();
+    const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock } });
+    const pools = new PoolBulkheadRegistry({ defaultConfig: { clock } });
+    for (const r of [breakers, new RetryRegistry({ defaultConfig: { clock } }), new TimeLimiterRegistry({ defaultConfig: { clock } }), new BulkheadRegistry({ defaultConfig: { clock } }), pools, new RateLimiterRegistry({ defaultConfig: { clock } })]) {
+      metrics.add(r);
+      r.get('backendA');
+    }
+    breakers.get('backendA').transitionToOpenState();
+    breakers.get('backendA').transitionToClosedState();
+    breakers.get('backendA').onSuccess(5);
+    const collected = await collectAll();
+    const names = collected.map((m) => m.descriptor.name).sort();
+    expect(names).toEqual([...OBSERVED_SERIES.map((s) => instrumentName('resilience4j', s.name)), 'resilience4j.circuitbreaker.calls'].sort());
+    // Through an exporter to Prometheus: the names of @breakwater/prometheus with the same prefix.
+    const scraped = collected.map((m) => asPrometheus(m.descriptor.name, OBSERVED_SERIES.some((s) => s.type === 'counter' && instrumentName('resilience4j', s.name) === m.descriptor.name)));
+    expect(scraped).toEqual(expect.arrayContaining(['resilience4j_circuitbreaker_state', 'resilience4j_circuitbreaker_not_permitted_calls_total', 'resilience4j_circuitbreaker_transitions_total', 'resilience4j_retry_calls_total', 'resilience4j_bulkhead_queue_depth', 'resilience4j_ratelimiter_waiting_threads']));
+    for (const s of OBSERVED_SERIES) expect(asPrometheus(instrumentName('resilience4j', s.name), s.type === 'counter')).toBe(`resilience4j_${s.name}`);
+    const lines = await collect();
+    expect(lines).toContain('resilience4j.circuitbreaker.state{name="backendA",state="closed"} 1');
+    expect(lines).toContain('resilience4j.circuitbreaker.transitions{name="backendA",from="open",to="closed",cause="manual"} 1');
+    expect(lines).toContain('resilience4j.circuitbreaker.calls{name="backendA",kind="successful"} count=1 sum=0.005 buckets=1,0,0,0,0,0,0,0,0,0,0,0');
+    expect(lines).toContain('resilience4j.retry.calls{name="backendA",kind="successful_without_retry"} 0');
+    await pools.get('backendA').close();
+  });
+
+  it("the real components' types are what add() takes: each kind and every registry", () => {
+    const { metrics } = exporter();
+    const clock = newClock();
+    const components = [
+      new CircuitBreaker('a', { clock }),
+      new Retry('a', { clock }),
+      new TimeLimiter('a', { clock }),
+      new Bulkhead('a', { clock }),
+      new RateLimiter('a', { clock }),
+      new CircuitBreakerRegistry(),
+      new RetryRegistry(),
+      new TimeLimiterRegistry(),
+      new BulkheadRegistry(),
+      new PoolBulkheadRegistry(),
+      new RateLimiterRegistry(),
+    ];
+    for (const c of components) metrics.add(c)();
+    const typed: (p: PoolBulkhead) => () => void = (p) => metrics.add(p);
+    expect(typeof typed).toBe('function');
+  });
+});
