@@ -10,6 +10,8 @@ import { timeGroup, type Budget, type Row } from './harness.js';
 import { measureMemory } from './memory.js';
 import { formatMarkdown, formatText, type MemoryResult, type Results, type RowResult } from './report.js';
 import { breakerRows } from './rows/breaker.js';
+import { exporterRows } from './rows/exporter.js';
+import { measureScrape } from './scrape.js';
 import { bulkheadRows } from './rows/bulkhead.js';
 import { pipelineRows } from './rows/pipeline.js';
 import { rateLimiterRows } from './rows/rate-limiter.js';
@@ -30,7 +32,8 @@ function breakwaterCode(): string {
   return resolved.includes('/src/') ? 'sources (packages/*/src, --conditions=@breakwater/source)' : 'built dist (packages/*/dist, as users run it)';
 }
 
-const rows: Row[] = [...breakerRows(), ...timeLimiterRows(), ...retryRows(), ...pipelineRows(), ...bulkheadRows(), ...rateLimiterRows()].filter(
+const withScrape = only === undefined || only.includes('10');
+const rows: Row[] = [...breakerRows(), ...exporterRows(), ...timeLimiterRows(), ...retryRows(), ...pipelineRows(), ...bulkheadRows(), ...rateLimiterRows()].filter(
   (r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')),
 );
 
@@ -54,7 +57,8 @@ for (const row of rows) {
   process.stderr.write(`row ${row.id} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 const memory: MemoryResult[] = withMemory ? await measureMemory(check ? 200_000 : 1_000_000) : [];
-const results: Results = { rows: measured, memory };
+const scrape = withScrape ? [await measureScrape(10_000, check ? 1 : 3)] : [];
+const results: Results = { rows: measured, memory, scrape };
 
 const applicable = TARGETS.filter((t) => {
   try {

@@ -25,9 +25,25 @@ export interface MemoryResult {
 }
 
 /** Everything one run measured. */
+/** Row 10: one Prometheus scrape of many breakers. */
+export interface ScrapeResult {
+  readonly id: string;
+  readonly name: string;
+  readonly breakers: number;
+  readonly ms: number;
+  readonly allocatedBytes: number;
+  readonly textBytes: number;
+  /** `registry.getMetricsAsJSON()`: the same values, collected, without prom-client's text formatting. */
+  readonly collectMs: number;
+  readonly collectBytes: number;
+  /** Sample lines of the scrape (every line but comments). */
+  readonly series: number;
+}
+
 export interface Results {
   readonly rows: readonly RowResult[];
   readonly memory: readonly MemoryResult[];
+  readonly scrape?: readonly ScrapeResult[];
 }
 
 /** A target's verdict: whether it holds, and the figures it was judged on, in words. */
@@ -180,6 +196,50 @@ export function heapDoesNotGrow(id: string, baseId: string, slack: number): Targ
   };
 }
 
+/**
+ * Row 1c: the exporter's overhead over the unobserved breaker (ns/op of `observed` minus
+ * `unobserved`) is at most `maxNs`, and at most `factor` × the peer exporter's overhead over the
+ * bare peer (`peerObserved` minus `peerBare`).
+ */
+export function exporterOverheadAtMost(id: string, names: { unobserved: string; observed: string; peerBare: string; peerObserved: string }, maxNs: number, factor: number): Target {
+  const description = `row ${id}: the exporter adds ≤ ${maxNs} ns and ≤ ${factor} × what ${names.peerObserved.replace(/^.*\+ /, '')} adds`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const find = (name: string) => {
+        const c = r.cases.find((x) => x.name === name);
+        if (c === undefined) throw new Error(`no case '${name}' in row ${id}`);
+        return c.ns;
+      };
+      const ours = Math.max(0, find(names.observed) - find(names.unobserved));
+      const theirs = Math.max(0, find(names.peerObserved) - find(names.peerBare));
+      const allowed = Math.min(maxNs, factor * theirs);
+      return { target: description, pass: ours <= allowed, detail: `PrometheusMetrics: +${ns(ours)} ns over the unobserved breaker; opossum-prometheus: +${ns(theirs)} ns over bare opossum (allowed ≤ ${ns(allowed)} ns)` };
+    },
+  };
+}
+
+/** Row 10: a scrape of N breakers takes at most `msPer1000` ms and allocates at most `bytesPer1000` per 1 000 breakers. */
+export function scrapeAtMost(id: string, msPer1000: number, bytesPer1000: number): Target {
+  const description = `row ${id}: a scrape ≤ ${msPer1000} ms and ≤ ${formatBytes(bytesPer1000)} allocated per 1 000 breakers`;
+  return {
+    description,
+    judge(results) {
+      const s = results.scrape?.find((x) => x.id === id);
+      if (s === undefined) throw new Error(`no scrape '${id}' in the results`);
+      const k = s.breakers / 1000;
+      const ms = s.ms / k;
+      const bytes = s.allocatedBytes / k;
+      return {
+        target: description,
+        pass: ms <= msPer1000 && bytes <= bytesPer1000,
+        detail: `${s.breakers} breakers: ${s.ms.toFixed(0)} ms, ${formatBytes(s.allocatedBytes)} allocated, ${formatBytes(s.textBytes)} of text (${ms.toFixed(1)} ms and ${formatBytes(bytes)} per 1 000)`,
+      };
+    },
+  };
+}
+
 /** One line of the table: name, ns/op, × floor, × best peer (the latter for every case of a row with a peer). */
 export interface TableLine {
   readonly name: string;
@@ -215,6 +275,13 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
     const width = Math.max(...results.memory.map((m) => m.name.length));
     for (const m of results.memory) out.push(`  ${m.name.padEnd(width)}  ${formatBytes(m.bytes).padStart(9)}`);
   }
+  for (const sc of results.scrape ?? []) {
+    out.push(
+      `\n${sc.id}. Prometheus scrape`,
+      `  ${sc.name}: ${sc.ms.toFixed(0)} ms, ${formatBytes(sc.allocatedBytes)} allocated, ${formatBytes(sc.textBytes)} of text, ${sc.series} samples`,
+      `  of which collecting the values (getMetricsAsJSON, no text): ${sc.collectMs.toFixed(0)} ms, ${formatBytes(sc.collectBytes)} allocated`,
+    );
+  }
   out.push('\nTargets');
   for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}${v.note === undefined ? '' : `\n        why: ${v.note}`}`);
   return out.join('\n');
@@ -232,6 +299,11 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
     out.push('### 9. Memory (retained heap, measured with `--expose-gc`)', '', '| what | heap |', '|---|---:|');
     for (const m of results.memory) out.push(`| ${m.name} | ${formatBytes(m.bytes)} |`);
     out.push('');
+  }
+  for (const sc of results.scrape ?? []) {
+    out.push(`### ${sc.id}. Prometheus scrape`, '', '| what | time | allocated | text | samples |', '|---|---:|---:|---:|---:|');
+    out.push(`| ${sc.name} | ${sc.ms.toFixed(0)} ms | ${formatBytes(sc.allocatedBytes)} | ${formatBytes(sc.textBytes)} | ${sc.series} |`);
+    out.push(`| the same values collected without the text (\`getMetricsAsJSON\`) | ${sc.collectMs.toFixed(0)} ms | ${formatBytes(sc.collectBytes)} | — | — |`, '');
   }
   out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
   for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);

@@ -1,4 +1,5 @@
-import { explained, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, withinRatio, type Target } from './report.js';
+import { EXPORTER_CASES } from './rows/exporter.js';
+import { explained, exporterOverheadAtMost, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, withinRatio, type Target } from './report.js';
 
 /** The targets of issue 6, judged on the figures of one run. */
 export const TARGETS: readonly Target[] = [
@@ -9,6 +10,12 @@ export const TARGETS: readonly Target[] = [
   explained(
     overheadAtMost('1b', 1),
     'Breakwater times every call (two clock readings, about 60-90 ns here); cockatiel\'s SamplingBreaker reads the clock once per call.',
+  ),
+  exporterOverheadAtMost(
+    '1c',
+    { unobserved: EXPORTER_CASES.unobserved, observed: EXPORTER_CASES.observed, peerBare: EXPORTER_CASES.opossum, peerObserved: EXPORTER_CASES.opossumPrometheus },
+    100,
+    0.5,
   ),
   overheadAtMost('2', 0.5),
   withinRatio('3b', 'Breakwater COUNT_BASED(100 000)', '3a', 'Breakwater COUNT_BASED(1 000)', 1.3),
@@ -29,4 +36,5 @@ export const TARGETS: readonly Target[] = [
   heapDoesNotGrow('time-all', 'time-1k', 1024),
   heapBelow('count-all', 4 * 1024),
   heapBelow('registry', 40 * 1024 * 1024),
+  scrapeAtMost('10', 500, 160 * 1024 * 1024),
 ];
