@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { median } from './harness.js';
-import { bestPeer, explained, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
+import { bestPeer, explained, exporterOverheadAtMost, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
 
 // The harness's arithmetic: what a target says of given figures (no timing here).
 const row = (id: string, floorNs: number, cases: [string, 'breakwater' | 'peer', number, boolean?][]): RowResult => ({
@@ -20,6 +20,28 @@ describe('median', () => {
 });
 
 describe('targets', () => {
+  it('exporter overhead (row 1c): observed minus unobserved, ≤ the fixed budget and ≤ factor × the peer exporter\'s', () => {
+    const names = { unobserved: 'bw', observed: 'bw+exp', peerBare: 'op', peerObserved: 'op + op-exp' };
+    const r = (observed: number, peerObserved: number) =>
+      results([row('1c', 40, [['bw', 'breakwater', 160, true], ['bw+exp', 'breakwater', observed], ['op', 'peer', 400], ['op + op-exp', 'peer', peerObserved]])]);
+    expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(175, 2000)).pass).toBe(true); // +15 <= min(100, 800)
+    expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(275, 2000)).pass).toBe(false); // +115 > 100
+    expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(200, 460)).pass).toBe(false); // +40 > 0.5 × 60
+    expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(175, 2000)).detail).toContain('allowed ≤ 100 ns');
+  });
+
+  it('scrape (row 10): time and allocation per 1 000 breakers', () => {
+    const scrape = (ms: number, mb: number): Results => ({
+      rows: [],
+      memory: [],
+      scrape: [{ id: '10', name: 's', breakers: 10_000, ms, allocatedBytes: mb * 1024 * 1024, textBytes: 1, collectMs: 1, collectBytes: 1, series: 1 }],
+    });
+    expect(scrapeAtMost('10', 500, 160 * 1024 * 1024).judge(scrape(4_000, 1_400)).pass).toBe(true);
+    expect(scrapeAtMost('10', 500, 160 * 1024 * 1024).judge(scrape(6_000, 1_400)).pass).toBe(false);
+    expect(scrapeAtMost('10', 500, 160 * 1024 * 1024).judge(scrape(4_000, 1_700)).pass).toBe(false);
+    expect(() => scrapeAtMost('10', 500, 1).judge({ rows: [], memory: [] })).toThrow();
+  });
+
   it('overhead: judged on ns over the floor against the fastest peer', () => {
     const r = row('1', 50, [
       ['bw', 'breakwater', 150],
