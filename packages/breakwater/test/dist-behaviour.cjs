@@ -207,6 +207,31 @@ const checks = {
     assert.ok(lines.includes('resilience4j_circuitbreaker_transitions_total{name="dist",from="closed",to="open",cause="failure_rate"} 1'), 'transitions');
   },
 
+  // The OpenTelemetry exporter on a real MeterProvider (@opentelemetry/sdk-metrics and api as
+  // @breakwater/opentelemetry finds them), collected by hand: the same breaker, Resilience4j's words.
+  OpenTelemetryMetrics: async ({ OpenTelemetryMetrics, CircuitBreaker, VirtualClock }) => {
+    const here = path.dirname(require.resolve('@breakwater/opentelemetry/package.json'));
+    const { MeterProvider, MetricReader } = require(require.resolve('@opentelemetry/sdk-metrics', { paths: [here] }));
+    class HandReader extends MetricReader {
+      async onShutdown() {}
+      async onForceFlush() {}
+    }
+    const reader = new HandReader();
+    const provider = new MeterProvider({ readers: [reader] });
+    const clock = new VirtualClock();
+    const breaker = new CircuitBreaker('dist', { slidingWindowSize: 2, minimumNumberOfCalls: 2, clock });
+    new OpenTelemetryMetrics({ meter: provider.getMeter('dist'), prefix: 'resilience4j' }).add(breaker);
+    breaker.onError(20, new Error('down'));
+    breaker.onError(30, new Error('down'));
+    const { resourceMetrics } = await reader.collect();
+    const points = (n) => resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === n).dataPoints;
+    assert.equal(points('resilience4j.circuitbreaker.state').find((p) => p.attributes.state === 'open').value, 1, 'state');
+    const failed = points('resilience4j.circuitbreaker.calls').find((p) => p.attributes.kind === 'failed').value;
+    assert.deepEqual([failed.count, failed.sum], [2, 0.05], 'calls');
+    assert.deepEqual(points('resilience4j.circuitbreaker.transitions').map((p) => [p.attributes, p.value]), [[{ name: 'dist', from: 'closed', to: 'open', cause: 'failure_rate' }, 1]], 'transitions');
+    await provider.shutdown();
+  },
+
   // The Spring-settings loader: @breakwater/spring-config, and the umbrella's re-export of it.
   fromConfig: async ({ fromConfig, VirtualClock }) => {
     const clock = new VirtualClock();
