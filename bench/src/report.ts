@@ -199,10 +199,15 @@ export function heapDoesNotGrow(id: string, baseId: string, slack: number): Targ
 /**
  * Row 1c: the exporter's overhead over the unobserved breaker (ns/op of `observed` minus
  * `unobserved`) is at most `maxNs`, and at most `factor` × the peer exporter's overhead over the
- * bare peer (`peerObserved` minus `peerBare`).
+ * bare peer (the fastest of `peerObserved` minus `peerBare`).
  */
-export function exporterOverheadAtMost(id: string, names: { unobserved: string; observed: string; peerBare: string; peerObserved: string }, maxNs: number, factor: number): Target {
-  const description = `row ${id}: the exporter adds ≤ ${maxNs} ns and ≤ ${factor} × what ${names.peerObserved.replace(/^.*\+ /, '')} adds`;
+export function exporterOverheadAtMost(
+  id: string,
+  names: { unobserved: string; observed: string; peerBare: string; peerObserved: readonly string[] },
+  maxNs: number,
+  factor: number,
+): Target {
+  const description = `row ${id}: the exporter adds ≤ ${maxNs} ns and ≤ ${factor} × what the peer's exporter adds`;
   return {
     description,
     judge(results) {
@@ -213,9 +218,10 @@ export function exporterOverheadAtMost(id: string, names: { unobserved: string; 
         return c.ns;
       };
       const ours = Math.max(0, find(names.observed) - find(names.unobserved));
-      const theirs = Math.max(0, find(names.peerObserved) - find(names.peerBare));
+      const fastest = names.peerObserved.reduce((a, b) => (find(b) < find(a) ? b : a));
+      const theirs = Math.max(0, find(fastest) - find(names.peerBare));
       const allowed = Math.min(maxNs, factor * theirs);
-      return { target: description, pass: ours <= allowed, detail: `PrometheusMetrics: +${ns(ours)} ns over the unobserved breaker; opossum-prometheus: +${ns(theirs)} ns over bare opossum (allowed ≤ ${ns(allowed)} ns)` };
+      return { target: description, pass: ours <= allowed, detail: `+${ns(ours)} ns over the unobserved breaker; ${fastest}: +${ns(theirs)} ns over ${names.peerBare} (allowed ≤ ${ns(allowed)} ns)` };
     },
   };
 }

@@ -13,7 +13,7 @@ export const TARGETS: readonly Target[] = [
   ),
   exporterOverheadAtMost(
     '1c',
-    { unobserved: EXPORTER_CASES.unobserved, observed: EXPORTER_CASES.observed, peerBare: EXPORTER_CASES.opossum, peerObserved: EXPORTER_CASES.opossumPrometheus },
+    { unobserved: EXPORTER_CASES.unobserved, observed: EXPORTER_CASES.observed, peerBare: EXPORTER_CASES.opossum, peerObserved: [EXPORTER_CASES.opossumPrometheus, EXPORTER_CASES.opossumPrometheusCounters] },
     100,
     0.5,
   ),
