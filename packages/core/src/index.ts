@@ -52,17 +52,17 @@ export {
   isObservedComponent,
   isObservedRegistry,
   stateLabel,
-  type BreakerStateName,
-  type BulkheadLike,
-  type CallKind,
-  type CircuitBreakerLike,
+  type ObservedBreakerState,
+  type ObservedBulkhead,
+  type ObservedCallKind,
+  type ObservedCircuitBreaker,
   type ObservedComponent,
-  type PoolBulkheadLike,
-  type RateLimiterLike,
-  type RegistryLike,
-  type RetryLike,
-  type TimeLimiterLike,
-  type TransitionEvent,
+  type ObservedPoolBulkhead,
+  type ObservedRateLimiter,
+  type ObservedRegistry,
+  type ObservedRetry,
+  type ObservedTimeLimiter,
+  type ObservedTransition,
 } from './observed.js';
-export { ObservedBreaker, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
+export { BreakerObservation, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
 export { OBSERVED_SERIES, type ObservedSample, type ObservedSeries } from './observed-series.js';

@@ -3,17 +3,17 @@ import {
   isObservedComponent,
   isObservedRegistry,
   stateLabel,
-  type BreakerStateName,
-  type BulkheadLike,
-  type CallKind,
-  type CircuitBreakerLike,
+  type ObservedBreakerState,
+  type ObservedBulkhead,
+  type ObservedCallKind,
+  type ObservedCircuitBreaker,
   type ObservedComponent,
-  type PoolBulkheadLike,
-  type RateLimiterLike,
-  type RegistryLike,
-  type RetryLike,
-  type TimeLimiterLike,
-  type TransitionEvent,
+  type ObservedPoolBulkhead,
+  type ObservedRateLimiter,
+  type ObservedRegistry,
+  type ObservedRetry,
+  type ObservedTimeLimiter,
+  type ObservedTransition,
 } from './observed.js';
 
 /**
@@ -26,7 +26,7 @@ import {
  * ```
  */
 export interface CallRecorder {
-  record(kind: CallKind, elapsedMs: number): void;
+  record(kind: ObservedCallKind, elapsedMs: number): void;
 }
 
 /**
@@ -53,14 +53,14 @@ export interface TransitionCount {
  * for (const { binding } of set.read().breakers) for (const t of binding?.transitions.values() ?? []) log(t);
  * ```
  */
-export class ObservedBreaker<R extends CallRecorder = CallRecorder> {
+export class BreakerObservation<R extends CallRecorder = CallRecorder> {
   /** Transition counts by `from`, `to` and `cause`. */
   readonly transitions = new Map<string, TransitionCount>();
   /** The exporter's recorder, fed by `observeCalls`; `undefined` when the breaker has no hook. */
   readonly calls: R | undefined;
   readonly #off: (() => void)[] = [];
 
-  constructor(readonly breaker: CircuitBreakerLike, recorder?: (breaker: CircuitBreakerLike) => R) {
+  constructor(readonly breaker: ObservedCircuitBreaker, recorder?: (breaker: ObservedCircuitBreaker) => R) {
     if (recorder !== undefined && typeof breaker.observeCalls === 'function') {
       const calls = recorder(breaker);
       this.calls = calls;
@@ -68,10 +68,10 @@ export class ObservedBreaker<R extends CallRecorder = CallRecorder> {
     } else {
       this.calls = undefined;
     }
-    this.#off.push(breaker.on('stateTransition', (e: TransitionEvent) => this.#count(e)));
+    this.#off.push(breaker.on('stateTransition', (e: ObservedTransition) => this.#count(e)));
   }
 
-  #count(e: TransitionEvent): void {
+  #count(e: ObservedTransition): void {
     const cause = e.cause ?? 'unknown';
     const key = `${e.from} ${e.to} ${cause}`;
     const found = this.transitions.get(key);
@@ -95,18 +95,18 @@ export class ObservedBreaker<R extends CallRecorder = CallRecorder> {
  * ```
  */
 export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
-  readonly breakers: readonly { readonly c: CircuitBreakerLike; readonly m: CircuitBreakerLike['metrics']; readonly state: BreakerStateName; readonly binding: ObservedBreaker<R> | undefined }[];
-  readonly retries: readonly { readonly c: RetryLike; readonly m: RetryLike['metrics'] }[];
-  readonly timeLimiters: readonly { readonly c: TimeLimiterLike; readonly m: TimeLimiterLike['metrics'] }[];
-  readonly bulkheads: readonly { readonly c: BulkheadLike; readonly m: BulkheadLike['metrics'] }[];
-  readonly pools: readonly { readonly c: PoolBulkheadLike; readonly m: PoolBulkheadLike['metrics'] }[];
-  readonly rateLimiters: readonly { readonly c: RateLimiterLike; readonly m: RateLimiterLike['metrics'] }[];
+  readonly breakers: readonly { readonly c: ObservedCircuitBreaker; readonly m: ObservedCircuitBreaker['metrics']; readonly state: ObservedBreakerState; readonly binding: BreakerObservation<R> | undefined }[];
+  readonly retries: readonly { readonly c: ObservedRetry; readonly m: ObservedRetry['metrics'] }[];
+  readonly timeLimiters: readonly { readonly c: ObservedTimeLimiter; readonly m: ObservedTimeLimiter['metrics'] }[];
+  readonly bulkheads: readonly { readonly c: ObservedBulkhead; readonly m: ObservedBulkhead['metrics'] }[];
+  readonly pools: readonly { readonly c: ObservedPoolBulkhead; readonly m: ObservedPoolBulkhead['metrics'] }[];
+  readonly rateLimiters: readonly { readonly c: ObservedRateLimiter; readonly m: ObservedRateLimiter['metrics'] }[];
 }
 
 /**
  * The components an exporter publishes: single components and whole registries (instances a
  * registry creates later are read, removed, evicted or expired ones are not), each breaker bound
- * once however many times it is added (its {@link ObservedBreaker}), read by {@link ObservedComponents.read}.
+ * once however many times it is added (its {@link BreakerObservation}), read by {@link ObservedComponents.read}.
  *
  * @example
  * ```ts
@@ -118,17 +118,17 @@ export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
  */
 export class ObservedComponents<R extends CallRecorder = CallRecorder> {
   readonly #direct = new Map<ObservedComponent, number>();
-  readonly #registries = new Map<RegistryLike, { refs: number; members: Set<CircuitBreakerLike>; off: (() => void)[] }>();
-  readonly #breakers = new Map<CircuitBreakerLike, { binding: ObservedBreaker<R>; refs: number }>();
+  readonly #registries = new Map<ObservedRegistry, { refs: number; members: Set<ObservedCircuitBreaker>; off: (() => void)[] }>();
+  readonly #breakers = new Map<ObservedCircuitBreaker, { binding: BreakerObservation<R>; refs: number }>();
 
   /** `owner` names the exporter in errors; `recorder` makes a breaker's call recorder, once per breaker. */
   constructor(
     private readonly owner: string,
-    private readonly recorder?: (breaker: CircuitBreakerLike) => R,
+    private readonly recorder?: (breaker: ObservedCircuitBreaker) => R,
   ) {}
 
   /** Adds a component or a registry; returns the function that removes it (calling it twice does nothing more). */
-  add(componentOrRegistry: ObservedComponent | RegistryLike): () => void {
+  add(componentOrRegistry: ObservedComponent | ObservedRegistry): () => void {
     if (isObservedComponent(componentOrRegistry)) return this.#addComponent(componentOrRegistry);
     if (isObservedRegistry(componentOrRegistry)) return this.#addRegistry(componentOrRegistry);
     throw new TypeError(
@@ -147,12 +147,12 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
     });
   }
 
-  #addRegistry(r: RegistryLike): () => void {
+  #addRegistry(r: ObservedRegistry): () => void {
     const bound = this.#registries.get(r);
     if (bound !== undefined) {
       bound.refs++;
     } else {
-      const members = new Set<CircuitBreakerLike>();
+      const members = new Set<ObservedCircuitBreaker>();
       const join = (c: ObservedComponent): void => {
         if (c?.kind === 'circuitBreaker' && !members.has(c)) {
           members.add(c);
@@ -182,13 +182,13 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
     });
   }
 
-  #retain(c: CircuitBreakerLike): void {
+  #retain(c: ObservedCircuitBreaker): void {
     const held = this.#breakers.get(c);
     if (held !== undefined) held.refs++;
-    else this.#breakers.set(c, { binding: new ObservedBreaker(c, this.recorder), refs: 1 });
+    else this.#breakers.set(c, { binding: new BreakerObservation(c, this.recorder), refs: 1 });
   }
 
-  #release(c: CircuitBreakerLike): void {
+  #release(c: ObservedCircuitBreaker): void {
     const held = this.#breakers.get(c);
     if (held === undefined) return;
     if (--held.refs === 0) {

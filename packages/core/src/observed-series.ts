@@ -1,4 +1,4 @@
-import { BREAKER_STATES, stateLabel, type PoolBulkheadLike } from './observed.js';
+import { BREAKER_STATES, stateLabel, type ObservedPoolBulkhead } from './observed.js';
 import type { ObservedSnapshot } from './observed-components.js';
 
 /**
@@ -37,7 +37,7 @@ const series = <K extends keyof ObservedSnapshot>(s: ObservedSeries<K>): Observe
 const one = (name: string, value: number): ObservedSample => ({ labels: { name }, value });
 const kinded = (name: string, kind: string, value: number): ObservedSample => ({ labels: { name, kind }, value });
 
-const POOL: readonly (readonly [string, string, (m: PoolBulkheadLike['metrics']) => number])[] = [
+const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metrics']) => number])[] = [
   ['bulkhead_queue_depth', 'Tasks waiting in the pool bulkhead\'s queue', (m) => m.queueDepth],
   ['bulkhead_queue_capacity', 'Capacity of the pool bulkhead\'s queue', (m) => m.queueCapacity],
   ['bulkhead_thread_pool_size', 'Workers of the pool bulkhead now', (m) => m.threadPoolSize],

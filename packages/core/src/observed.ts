@@ -8,32 +8,32 @@
  *
  * @example
  * ```ts
- * const state: BreakerStateName = breaker.state; // 'CLOSED' → state="closed"
+ * const state: ObservedBreakerState = breaker.state; // 'CLOSED' → state="closed"
  * ```
  */
-export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN' | 'DISABLED' | 'FORCED_OPEN' | 'METRICS_ONLY';
+export type ObservedBreakerState = 'CLOSED' | 'OPEN' | 'HALF_OPEN' | 'DISABLED' | 'FORCED_OPEN' | 'METRICS_ONLY';
 
 /**
  * How a breaker's per-call hook classifies a recorded call: the `kind` of the call histogram.
  *
  * @example
  * ```ts
- * breaker.observeCalls((kind: CallKind, elapsedMs) => log(kind, elapsedMs));
+ * breaker.observeCalls((kind: ObservedCallKind, elapsedMs) => log(kind, elapsedMs));
  * ```
  */
-export type CallKind = 'successful' | 'failed' | 'ignored';
+export type ObservedCallKind = 'successful' | 'failed' | 'ignored';
 
 /**
  * A `stateTransition` event as an exporter reads it: the labels of `_circuitbreaker_transitions_total`.
  *
  * @example
  * ```ts
- * breaker.on('stateTransition', (e: TransitionEvent) => log(`${e.from} → ${e.to} (${e.cause})`));
+ * breaker.on('stateTransition', (e: ObservedTransition) => log(`${e.from} → ${e.to} (${e.cause})`));
  * ```
  */
-export interface TransitionEvent {
-  readonly from: BreakerStateName;
-  readonly to: BreakerStateName;
+export interface ObservedTransition {
+  readonly from: ObservedBreakerState;
+  readonly to: ObservedBreakerState;
   /** Which path changed the state (`@breakwater/circuit-breaker` sets it on every transition). */
   readonly cause?: string;
 }
@@ -43,13 +43,13 @@ export interface TransitionEvent {
  *
  * @example
  * ```ts
- * const breaker: CircuitBreakerLike = new CircuitBreaker('pg');
+ * const breaker: ObservedCircuitBreaker = new CircuitBreaker('pg');
  * ```
  */
-export interface CircuitBreakerLike {
+export interface ObservedCircuitBreaker {
   readonly kind: 'circuitBreaker';
   readonly name: string;
-  readonly state: BreakerStateName;
+  readonly state: ObservedBreakerState;
   readonly metrics: {
     readonly failureRate: number;
     readonly slowCallRate: number;
@@ -59,11 +59,11 @@ export interface CircuitBreakerLike {
     readonly numberOfSlowFailedCalls: number;
     readonly numberOfNotPermittedCalls: number;
   };
-  // `any`: a breaker's `on` is generic over its event types; an exporter reads a TransitionEvent.
+  // `any`: a breaker's `on` is generic over its event types; an exporter reads a ObservedTransition.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(type: 'stateTransition', listener: (event: any) => void): () => void;
   /** The per-call hook (no event object); a breaker without it exports no call histogram. */
-  observeCalls?(observer: (kind: CallKind, elapsedMs: number) => void): () => void;
+  observeCalls?(observer: (kind: ObservedCallKind, elapsedMs: number) => void): () => void;
 }
 
 /**
@@ -71,10 +71,10 @@ export interface CircuitBreakerLike {
  *
  * @example
  * ```ts
- * const component: RetryLike = new Retry('pg');
+ * const component: ObservedRetry = new Retry('pg');
  * ```
  */
-export interface RetryLike {
+export interface ObservedRetry {
   readonly kind: 'retry';
   readonly name: string;
   readonly metrics: {
@@ -90,10 +90,10 @@ export interface RetryLike {
  *
  * @example
  * ```ts
- * const component: TimeLimiterLike = new TimeLimiter('pg');
+ * const component: ObservedTimeLimiter = new TimeLimiter('pg');
  * ```
  */
-export interface TimeLimiterLike {
+export interface ObservedTimeLimiter {
   readonly kind: 'timeLimiter';
   readonly name: string;
   readonly metrics: { readonly numberOfSuccessfulCalls: number; readonly numberOfFailedCalls: number; readonly numberOfTimeouts: number };
@@ -104,10 +104,10 @@ export interface TimeLimiterLike {
  *
  * @example
  * ```ts
- * const component: BulkheadLike = new Bulkhead('pg');
+ * const component: ObservedBulkhead = new Bulkhead('pg');
  * ```
  */
-export interface BulkheadLike {
+export interface ObservedBulkhead {
   readonly kind: 'bulkhead';
   readonly name: string;
   readonly metrics: { readonly availableConcurrentCalls: number; readonly maxAllowedConcurrentCalls: number };
@@ -118,10 +118,10 @@ export interface BulkheadLike {
  *
  * @example
  * ```ts
- * const component: PoolBulkheadLike = new PoolBulkhead('cpu');
+ * const component: ObservedPoolBulkhead = new PoolBulkhead('cpu');
  * ```
  */
-export interface PoolBulkheadLike {
+export interface ObservedPoolBulkhead {
   readonly kind: 'poolBulkhead';
   readonly name: string;
   readonly metrics: {
@@ -139,10 +139,10 @@ export interface PoolBulkheadLike {
  *
  * @example
  * ```ts
- * const component: RateLimiterLike = new RateLimiter('api');
+ * const component: ObservedRateLimiter = new RateLimiter('api');
  * ```
  */
-export interface RateLimiterLike {
+export interface ObservedRateLimiter {
   readonly kind: 'rateLimiter';
   readonly name: string;
   readonly metrics: { readonly availablePermissions: number; readonly numberOfWaitingCalls: number };
@@ -157,7 +157,7 @@ export interface RateLimiterLike {
  * for (const c of components) metrics.add(c);
  * ```
  */
-export type ObservedComponent = CircuitBreakerLike | RetryLike | TimeLimiterLike | BulkheadLike | PoolBulkheadLike | RateLimiterLike;
+export type ObservedComponent = ObservedCircuitBreaker | ObservedRetry | ObservedTimeLimiter | ObservedBulkhead | ObservedPoolBulkhead | ObservedRateLimiter;
 
 /**
  * What an exporter reads of a registry (core's `Registry` and every kind's registry): its
@@ -165,10 +165,10 @@ export type ObservedComponent = CircuitBreakerLike | RetryLike | TimeLimiterLike
  *
  * @example
  * ```ts
- * const breakers: RegistryLike<CircuitBreakerLike> = new CircuitBreakerRegistry();
+ * const breakers: ObservedRegistry<ObservedCircuitBreaker> = new CircuitBreakerRegistry();
  * ```
  */
-export interface RegistryLike<I extends ObservedComponent = ObservedComponent> {
+export interface ObservedRegistry<I extends ObservedComponent = ObservedComponent> {
   all(): I[];
   // `any`: a registry's `on` is generic over its event types; an exporter reads
   // `{ instance }` of 'added' and 'removed', `{ old, instance }` of 'replaced'.
@@ -199,8 +199,8 @@ export function isObservedComponent(x: unknown): x is ObservedComponent {
  * isObservedRegistry(new CircuitBreakerRegistry()); // true
  * ```
  */
-export function isObservedRegistry(x: unknown): x is RegistryLike {
-  return typeof x === 'object' && x !== null && typeof (x as RegistryLike).all === 'function' && typeof (x as RegistryLike).on === 'function';
+export function isObservedRegistry(x: unknown): x is ObservedRegistry {
+  return typeof x === 'object' && x !== null && typeof (x as ObservedRegistry).all === 'function' && typeof (x as ObservedRegistry).on === 'function';
 }
 
 /**
@@ -211,7 +211,7 @@ export function isObservedRegistry(x: unknown): x is RegistryLike {
  * for (const s of BREAKER_STATES) out.push({ labels: { name, state: stateLabel(s) }, value: s === breaker.state ? 1 : 0 });
  * ```
  */
-export const BREAKER_STATES: readonly BreakerStateName[] = ['CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY'];
+export const BREAKER_STATES: readonly ObservedBreakerState[] = ['CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY'];
 
 /**
  * The call kinds in the order a call histogram lists them.
@@ -221,7 +221,7 @@ export const BREAKER_STATES: readonly BreakerStateName[] = ['CLOSED', 'OPEN', 'H
  * for (const kind of CALL_KINDS) attributes[kind] = { name: breaker.name, kind };
  * ```
  */
-export const CALL_KINDS: readonly CallKind[] = ['successful', 'failed', 'ignored'];
+export const CALL_KINDS: readonly ObservedCallKind[] = ['successful', 'failed', 'ignored'];
 
 /**
  * The lower-case label value of a state, as Resilience4j writes it.
@@ -231,4 +231,4 @@ export const CALL_KINDS: readonly CallKind[] = ['successful', 'failed', 'ignored
  * stateLabel('HALF_OPEN'); // 'half_open'
  * ```
  */
-export const stateLabel = (state: BreakerStateName): string => state.toLowerCase();
+export const stateLabel = (state: ObservedBreakerState): string => state.toLowerCase();

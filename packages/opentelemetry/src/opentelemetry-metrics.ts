@@ -2,12 +2,12 @@ import {
   describeValue,
   OBSERVED_SERIES,
   ObservedComponents,
-  type CallKind,
+  type ObservedCallKind,
   type CallRecorder,
-  type CircuitBreakerLike,
+  type ObservedCircuitBreaker,
   type ObservedComponent,
   type ObservedSample,
-  type RegistryLike,
+  type ObservedRegistry,
 } from '@breakwater/core';
 import type { Attributes, BatchObservableResult, Histogram, Meter, Observable } from '@opentelemetry/api';
 
@@ -50,12 +50,12 @@ export function instrumentName(prefix: string, series: string): string {
 
 /** A breaker's call recorder: its attributes built once per kind, each call one `record`. */
 class BreakerCalls implements CallRecorder {
-  readonly #attributes: Readonly<Record<CallKind, Attributes>>;
-  constructor(private readonly histogram: Histogram, breaker: CircuitBreakerLike) {
+  readonly #attributes: Readonly<Record<ObservedCallKind, Attributes>>;
+  constructor(private readonly histogram: Histogram, breaker: ObservedCircuitBreaker) {
     const name = breaker.name;
     this.#attributes = { successful: { name, kind: 'successful' }, failed: { name, kind: 'failed' }, ignored: { name, kind: 'ignored' } };
   }
-  record(kind: CallKind, elapsedMs: number): void {
+  record(kind: ObservedCallKind, elapsedMs: number): void {
     const attributes = this.#attributes[kind];
     if (attributes !== undefined) this.histogram.record(elapsedMs / 1000, attributes);
   }
@@ -128,7 +128,7 @@ export class OpenTelemetryMetrics {
    * remove();
    * ```
    */
-  add(componentOrRegistry: ObservedComponent | RegistryLike): () => void {
+  add(componentOrRegistry: ObservedComponent | ObservedRegistry): () => void {
     return this.#components.add(componentOrRegistry);
   }
 

@@ -1,4 +1,4 @@
-import type { CallKind, CallRecorder } from '@breakwater/core';
+import type { ObservedCallKind, CallRecorder } from '@breakwater/core';
 
 /**
  * One histogram child: the counts of one breaker and call kind, bound once. An observation is
@@ -28,17 +28,17 @@ export class CallCell {
 }
 
 /**
- * A breaker's call histogram children, one per kind, bound once; core's `ObservedBreaker` feeds
+ * A breaker's call histogram children, one per kind, bound once; core's `BreakerObservation` feeds
  * it from `observeCalls` (and counts the breaker's transitions beside it).
  */
 export class CallCells implements CallRecorder {
-  readonly cells: Readonly<Record<CallKind, CallCell>>;
+  readonly cells: Readonly<Record<ObservedCallKind, CallCell>>;
 
   constructor(bounds: readonly number[]) {
     this.cells = { successful: new CallCell(bounds), failed: new CallCell(bounds), ignored: new CallCell(bounds) };
   }
 
-  record(kind: CallKind, elapsedMs: number): void {
+  record(kind: ObservedCallKind, elapsedMs: number): void {
     this.cells[kind]?.observe(elapsedMs / 1000);
   }
 }

@@ -11,7 +11,7 @@ import type * as core from '@breakwater/core';
  * const state: BreakerStateName = breaker.state; // 'CLOSED' → state="closed"
  * ```
  */
-export type BreakerStateName = core.BreakerStateName;
+export type BreakerStateName = core.ObservedBreakerState;
 
 /**
  * How a breaker's per-call hook classifies a recorded call: the `kind` label of the call histogram.
@@ -21,7 +21,7 @@ export type BreakerStateName = core.BreakerStateName;
  * breaker.observeCalls((kind: CallKind, elapsedMs) => log(kind, elapsedMs));
  * ```
  */
-export type CallKind = core.CallKind;
+export type CallKind = core.ObservedCallKind;
 
 /**
  * A `stateTransition` event as the exporter reads it: the labels of `_circuitbreaker_transitions_total`.
@@ -31,7 +31,7 @@ export type CallKind = core.CallKind;
  * breaker.on('stateTransition', (e: TransitionEvent) => log(`${e.from} → ${e.to} (${e.cause})`));
  * ```
  */
-export type TransitionEvent = core.TransitionEvent;
+export type TransitionEvent = core.ObservedTransition;
 
 /**
  * What the exporter reads of a `CircuitBreaker` (`@breakwater/circuit-breaker`).
@@ -41,7 +41,7 @@ export type TransitionEvent = core.TransitionEvent;
  * const breaker: CircuitBreakerLike = new CircuitBreaker('pg');
  * ```
  */
-export type CircuitBreakerLike = core.CircuitBreakerLike;
+export type CircuitBreakerLike = core.ObservedCircuitBreaker;
 
 /**
  * What the exporter reads of a `Retry` (`@breakwater/retry`).
@@ -51,7 +51,7 @@ export type CircuitBreakerLike = core.CircuitBreakerLike;
  * const component: RetryLike = new Retry('pg');
  * ```
  */
-export type RetryLike = core.RetryLike;
+export type RetryLike = core.ObservedRetry;
 
 /**
  * What the exporter reads of a `TimeLimiter` (`@breakwater/time-limiter`).
@@ -61,7 +61,7 @@ export type RetryLike = core.RetryLike;
  * const component: TimeLimiterLike = new TimeLimiter('pg');
  * ```
  */
-export type TimeLimiterLike = core.TimeLimiterLike;
+export type TimeLimiterLike = core.ObservedTimeLimiter;
 
 /**
  * What the exporter reads of a semaphore `Bulkhead` (`@breakwater/bulkhead`).
@@ -71,7 +71,7 @@ export type TimeLimiterLike = core.TimeLimiterLike;
  * const component: BulkheadLike = new Bulkhead('pg');
  * ```
  */
-export type BulkheadLike = core.BulkheadLike;
+export type BulkheadLike = core.ObservedBulkhead;
 
 /**
  * What the exporter reads of a `PoolBulkhead` or `WorkerPoolBulkhead` (`@breakwater/bulkhead`).
@@ -81,7 +81,7 @@ export type BulkheadLike = core.BulkheadLike;
  * const component: PoolBulkheadLike = new PoolBulkhead('cpu');
  * ```
  */
-export type PoolBulkheadLike = core.PoolBulkheadLike;
+export type PoolBulkheadLike = core.ObservedPoolBulkhead;
 
 /**
  * What the exporter reads of a `RateLimiter` (`@breakwater/rate-limiter`).
@@ -91,7 +91,7 @@ export type PoolBulkheadLike = core.PoolBulkheadLike;
  * const component: RateLimiterLike = new RateLimiter('api');
  * ```
  */
-export type RateLimiterLike = core.RateLimiterLike;
+export type RateLimiterLike = core.ObservedRateLimiter;
 
 /**
  * Any component the exporter publishes, told apart by its `kind`.
@@ -113,4 +113,4 @@ export type ExportedComponent = core.ObservedComponent;
  * const breakers: RegistryLike<CircuitBreakerLike> = new CircuitBreakerRegistry();
  * ```
  */
-export type RegistryLike<I extends ExportedComponent = ExportedComponent> = core.RegistryLike<I>;
+export type RegistryLike<I extends ExportedComponent = ExportedComponent> = core.ObservedRegistry<I>;
