@@ -50,7 +50,7 @@ describe('pnpm demo --serve', () => {
       expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // With seed 42 the breaker stays CLOSED for its first 20 calls (about 13 payments, ~10 s):
       // scrape after a few payments, well before it can open.
-      await until(() => served.payments() >= 3, 8_000);
+      await until(() => served.payments() >= 3, 15_000);
 
       const metrics = await get(`${served.url}/metrics`);
       expect(metrics.status).toBe(200);
@@ -104,5 +104,5 @@ describe('pnpm demo --serve', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(served.payments()).toBe(before);
     await served.close(); // twice: the same promise
-  }, 20_000);
+  }, 30_000);
 });
