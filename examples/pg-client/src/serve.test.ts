@@ -90,6 +90,16 @@ describe('pnpm demo --serve', () => {
       expect(Object.keys(snapshot.components['timeLimiters']!)).toEqual(['pg']);
 
       expect((await get(`${served.url}/nothing`)).status).toBe(404);
+
+      // Opened by hand: the next scrape shows it, with the transition's cause; /health is DOWN (503).
+      served.breaker.transitionToForcedOpenState();
+      const opened = (await get(`${served.url}/metrics`)).body;
+      expect(sample(opened, 'breakwater_circuitbreaker_state{name="pg",state="forced_open"}')).toBe(1);
+      expect(sample(opened, 'breakwater_circuitbreaker_state{name="pg",state="closed"}')).toBe(0);
+      expect(sample(opened, 'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="forced_open",cause="manual"}')).toBe(1);
+      const down = await get(`${served.url}/health`);
+      expect(down.status).toBe(503);
+      expect(JSON.parse(down.body)).toMatchObject({ status: 'DOWN', components: { circuitBreakers: { pg: { status: 'DOWN', state: 'FORCED_OPEN' } } } });
     } finally {
       const started = Date.now();
       await served.close();

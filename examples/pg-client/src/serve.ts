@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CallNotPermittedError } from '@breakwater/circuit-breaker';
+import { CallNotPermittedError, type CircuitBreaker } from '@breakwater/circuit-breaker';
 import { health, systemClock } from '@breakwater/core';
 import { PrometheusMetrics } from '@breakwater/prometheus';
 import { Registry } from 'prom-client';
@@ -21,6 +21,8 @@ export interface ServeOptions {
 export interface Served {
   /** `http://127.0.0.1:<port>` (`/metrics` and `/health` under it). */
   readonly url: string;
+  /** The experiment's breaker (`/metrics` and `/health` show it as `pg`). */
+  readonly breaker: CircuitBreaker;
   /** Payments finished so far (ok, failed or refused). */
   readonly payments: () => number;
   /**
@@ -111,7 +113,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       });
     })());
 
-  return { url, payments: () => payments, close };
+  return { url, breaker, payments: () => payments, close };
 }
 
 /** `pnpm demo --serve [port]`: serves until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly. */
