@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 // Helpers shared by the tests of every package (a private workspace package: never published,
 // never a dependency of published code). One spelling of each, so a test reads the same anywhere.
 
@@ -87,4 +89,31 @@ export function twoFaced<T>(value: T, error: unknown = new Error('rejected too')
     },
   });
   return p;
+}
+
+/**
+ * The names a package's `src/index.ts` exports whose declaration in `src/` has no TSDoc with an
+ * `@example` (house rule: every public export has one). `srcDir` is the package's `src/` folder.
+ *
+ * @example
+ * ```ts
+ * const { names, undocumented } = exportsWithoutExample(new URL('.', import.meta.url));
+ * expect(undocumented).toEqual([]);
+ * ```
+ */
+export function exportsWithoutExample(srcDir: URL): { names: string[]; undocumented: string[] } {
+  const documented = new Map<string, boolean>();
+  const sources = readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts');
+  const declaration = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum) (\w+)/gm;
+  for (const file of sources) {
+    for (const m of readFileSync(new URL(file, srcDir), 'utf8').matchAll(declaration)) documented.set(m[2]!, (m[1] ?? '').includes('@example'));
+  }
+  const index = readFileSync(new URL('index.ts', srcDir), 'utf8');
+  const names = [...index.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((n) => n.trim().replace(/^type\s+/, ''))
+      .filter((n) => n.length > 0),
+  );
+  return { names, undocumented: names.filter((n) => documented.get(n) !== true) };
 }
