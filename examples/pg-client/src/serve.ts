@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallNotPermittedError, type CircuitBreaker } from '@breakwater/circuit-breaker';
-import { health, systemClock } from '@breakwater/core';
+import { health, sleep, systemClock, type Clock } from '@breakwater/core';
 import { PrometheusMetrics } from '@breakwater/prometheus';
 import { Registry } from 'prom-client';
 import { pgClient } from './client.js';
@@ -15,6 +15,8 @@ export interface ServeOptions {
   readonly seed?: number;
   /** Where the progress lines go (default: nothing). */
   readonly out?: (text: string) => void;
+  /** The experiment's clock (default `systemClock`; a test drives it with a `VirtualClock`). */
+  readonly clock?: Clock;
 }
 
 /** A running `serve()`: the server's URL, what the experiment did so far, and how to stop both. */
@@ -39,8 +41,9 @@ export interface Served {
  */
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const out = options.out ?? (() => {});
-  const gateway = new PaymentGateway({ clock: systemClock, random: seededRandom(options.seed ?? 42) });
-  const { pipeline, breaker, retry, timeLimiter } = pgClient({ clock: systemClock, gateway });
+  const clock = options.clock ?? systemClock;
+  const gateway = new PaymentGateway({ clock, random: seededRandom(options.seed ?? 42) });
+  const { pipeline, breaker, retry, timeLimiter } = pgClient({ clock, gateway });
 
   const registry = new Registry();
   const metrics = new PrometheusMetrics({ registry });
@@ -88,16 +91,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
         );
       if (stop.signal.aborted) break;
       payments++;
-      // An OPEN breaker refuses at once: pace the refused payments instead of spinning.
-      if (outcome === 'refused') await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, 200);
-        function done() {
-          clearTimeout(timer);
-          stop.signal.removeEventListener('abort', done);
-          resolve();
-        }
-        stop.signal.addEventListener('abort', done, { once: true });
-      });
+      // An OPEN breaker refuses at once: pace the refused payments instead of spinning (a stop ends the pause).
+      if (outcome === 'refused') await sleep(clock, 200, stop.signal).catch(() => {});
     }
   })();
 
