@@ -22,7 +22,7 @@ import {
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
 import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';
 import { CallObservers } from './call-observers.js';
-import { EVENT_TYPES, type CallObserver, type CircuitBreakerEvents } from './events.js';
+import { EVENT_TYPES, manualCause, type CallObserver, type CircuitBreakerEvents, type TransitionOptions } from './events.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
 import { ignore, recordError, recordSuccess, recordValue } from './recording.js';
 import { API_PERMIT, CircuitStateMachine, type Permit } from './state-machine.js';
@@ -301,45 +301,47 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   }
 
   // ——— Transitions by hand ———
+  // Each takes `{ cause: 'fleet' }` when a fleet sync (not a person) moves the breaker; the
+  // `stateTransition` event then says so. The default cause is 'manual'.
 
   /** CLOSED with fresh metrics. */
-  transitionToClosedState(): void {
-    this.#machine.transition('CLOSED', 'manual');
+  transitionToClosedState(options?: TransitionOptions): void {
+    this.#machine.transition('CLOSED', manualCause(options));
   }
 
   /** OPEN for the configured wait of the next opening attempt. */
-  transitionToOpenState(): void {
-    this.#machine.transition('OPEN', 'manual');
+  transitionToOpenState(options?: TransitionOptions): void {
+    this.#machine.transition('OPEN', manualCause(options));
   }
 
   /** OPEN for `wait` (ms, or a duration string like `'10s'`); the opening attempt is kept, as in Resilience4j. */
-  transitionToOpenStateFor(wait: Duration): void {
-    this.#machine.transition('OPEN', 'manual', openWaitFor(this.#source, wait));
+  transitionToOpenStateFor(wait: Duration, options?: TransitionOptions): void {
+    this.#machine.transition('OPEN', manualCause(options), openWaitFor(this.#source, wait));
   }
 
   /** OPEN until the clock reads `clockTime` (a time of the breaker's clock, not before now); the opening attempt is kept. */
-  transitionToOpenStateUntil(clockTime: number): void {
-    this.#machine.transition('OPEN', 'manual', openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
+  transitionToOpenStateUntil(clockTime: number, options?: TransitionOptions): void {
+    this.#machine.transition('OPEN', manualCause(options), openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
   }
 
   /** HALF_OPEN with fresh trial permits. */
-  transitionToHalfOpenState(): void {
-    this.#machine.transition('HALF_OPEN', 'manual');
+  transitionToHalfOpenState(options?: TransitionOptions): void {
+    this.#machine.transition('HALF_OPEN', manualCause(options));
   }
 
   /** DISABLED: every call permitted, nothing recorded. */
-  transitionToDisabledState(): void {
-    this.#machine.transition('DISABLED', 'manual');
+  transitionToDisabledState(options?: TransitionOptions): void {
+    this.#machine.transition('DISABLED', manualCause(options));
   }
 
   /** METRICS_ONLY: every call permitted and recorded, no transition on its own. */
-  transitionToMetricsOnlyState(): void {
-    this.#machine.transition('METRICS_ONLY', 'manual');
+  transitionToMetricsOnlyState(options?: TransitionOptions): void {
+    this.#machine.transition('METRICS_ONLY', manualCause(options));
   }
 
   /** FORCED_OPEN: no call permitted until a manual transition. */
-  transitionToForcedOpenState(): void {
-    this.#machine.transition('FORCED_OPEN', 'manual');
+  transitionToForcedOpenState(options?: TransitionOptions): void {
+    this.#machine.transition('FORCED_OPEN', manualCause(options));
   }
 
   /** Back to CLOSED with fresh metrics from any state; publishes `stateTransition` (if the state changes) and `reset`. */

@@ -8,7 +8,9 @@ import type { CircuitBreakerStateName } from './states.js';
  * - `'half_open_trial'`: HALF_OPEN → CLOSED, the trial calls below both thresholds;
  * - `'wait_elapsed'`: OPEN → HALF_OPEN after the wait (on the first call after it, or by the
  *   automatic timer), and the move forced by `maxWaitDurationInHalfOpenState`;
- * - `'manual'`: every `transitionTo…State()` and `reset()`, wherever it is called from (a listener too).
+ * - `'manual'`: every `transitionTo…State()` and `reset()`, wherever it is called from (a listener too);
+ * - `'fleet'`: a `transitionTo…State({ cause: 'fleet' })`, what a fleet sync (`RedisBreakerSync`)
+ *   does to mirror what other instances decided.
  *
  * METRICS_ONLY never transitions on its own, so its rate events come with no transition.
  *
@@ -19,7 +21,28 @@ import type { CircuitBreakerStateName } from './states.js';
  * });
  * ```
  */
-export type TransitionCause = 'failure_rate' | 'slow_call_rate' | 'half_open_trial' | 'wait_elapsed' | 'manual';
+export type TransitionCause = 'failure_rate' | 'slow_call_rate' | 'half_open_trial' | 'wait_elapsed' | 'manual' | 'fleet';
+
+/**
+ * Options of the manual transitions (`transitionToOpenState(options)` …): `cause` is what the
+ * `stateTransition` event reports — `'manual'` (the default) for a person or the application,
+ * `'fleet'` for a sync that mirrors what other instances decided (`RedisBreakerSync`).
+ *
+ * @example
+ * ```ts
+ * breaker.transitionToForcedOpenState({ cause: 'fleet' });
+ * ```
+ */
+export interface TransitionOptions {
+  readonly cause?: 'manual' | 'fleet';
+}
+
+/** The cause a manual transition reports: `options.cause`, `'manual'` by default; anything else is a `TypeError`. */
+export function manualCause(options: TransitionOptions | undefined): 'manual' | 'fleet' {
+  const cause = options?.cause;
+  if (cause === undefined || cause === 'manual' || cause === 'fleet') return cause ?? 'manual';
+  throw new TypeError(`CircuitBreaker transition: option cause must be 'manual' or 'fleet', got ${JSON.stringify(cause)}`);
+}
 
 /**
  * Observes every recorded call of a breaker, as `breaker.observeCalls` takes it:

@@ -2,7 +2,7 @@ export { CircuitBreaker } from './circuit-breaker.js';
 export { CircuitBreakerRegistry } from './registry.js';
 export type { CircuitBreakerConfig, ResolvedCircuitBreakerConfig } from './config.js';
 export { CIRCUIT_BREAKER_OPTIONS } from './config.js';
-export type { CallObserver, CircuitBreakerEvents, TransitionCause } from './events.js';
+export type { CallObserver, CircuitBreakerEvents, TransitionCause, TransitionOptions } from './events.js';
 export type { CircuitBreakerMetrics } from './metrics.js';
 export { isLegalTransition, STATES, type CircuitBreakerStateName } from './states.js';
 export { Outcome } from './outcome.js';

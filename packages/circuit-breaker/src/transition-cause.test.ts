@@ -196,3 +196,34 @@ describe("stateTransition cause: 'manual'", () => {
     expect(events).toEqual(['stateTransition OPEN->HALF_OPEN wait_elapsed', 'stateTransition HALF_OPEN->CLOSED manual', 'success']);
   });
 });
+
+describe("a transition by hand with { cause: 'fleet' }", () => {
+  it('reports fleet on the event; without options it stays manual', () => {
+    const { clock, breaker, events } = setUp();
+    breaker.transitionToForcedOpenState({ cause: 'fleet' });
+    breaker.transitionToClosedState();
+    breaker.transitionToOpenStateFor('2s', { cause: 'fleet' });
+    breaker.transitionToOpenStateUntil(clock.now() + 5000, { cause: 'manual' });
+    breaker.transitionToHalfOpenState({ cause: 'fleet' });
+    breaker.transitionToDisabledState({ cause: 'fleet' });
+    breaker.transitionToMetricsOnlyState({ cause: 'fleet' });
+    breaker.transitionToClosedState({ cause: 'fleet' });
+    breaker.transitionToOpenState({ cause: 'fleet' });
+    expect(events.filter((e) => e.startsWith('stateTransition'))).toEqual([
+      'stateTransition CLOSED->FORCED_OPEN fleet',
+      'stateTransition FORCED_OPEN->CLOSED manual',
+      'stateTransition CLOSED->OPEN fleet',
+      'stateTransition OPEN->HALF_OPEN fleet',
+      'stateTransition HALF_OPEN->DISABLED fleet',
+      'stateTransition DISABLED->METRICS_ONLY fleet',
+      'stateTransition METRICS_ONLY->CLOSED fleet',
+      'stateTransition CLOSED->OPEN fleet',
+    ]);
+  });
+
+  it('refuses any other cause, naming the option, and changes nothing', () => {
+    const { breaker } = setUp();
+    expect(() => breaker.transitionToOpenState({ cause: 'failure_rate' as never })).toThrow(/option cause must be 'manual' or 'fleet', got "failure_rate"/);
+    expect(breaker.state).toBe('CLOSED');
+  });
+});

@@ -1,0 +1,2 @@
+// @breakwater/redis: Breakwater beyond one process (SPEC §9, §10).
+export {};

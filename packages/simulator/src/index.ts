@@ -1,0 +1,2 @@
+// @breakwater/simulator: configurations run against traffic on a VirtualClock (SPEC §11).
+export type { ConfigurationResult, Counts, SimulationReport, StateChange, TimeSeries } from './report.js';

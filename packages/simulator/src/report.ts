@@ -1,0 +1,94 @@
+/**
+ * What a simulation run produces: the data every output (terminal table, `--json`, `--html`) is
+ * rendered from. Plain, JSON-safe data: `--json` prints it as it is.
+ *
+ * Times are simulated milliseconds from the start of the scenario. Names and labels are user input
+ * (from the scenario file): every renderer escapes them.
+ */
+export interface SimulationReport {
+  /** The scenario as run. */
+  readonly scenario: {
+    readonly name: string;
+    /** The scenario file, when it came from one. */
+    readonly file?: string;
+    readonly seed: number;
+    /** Simulated time the traffic lasted, ms. */
+    readonly durationMs: number;
+    /** The traffic's phases, in order (a recorded trace is one phase named after its file). */
+    readonly phases: readonly { readonly name: string; readonly startMs: number; readonly endMs: number }[];
+  };
+  /** One result per configuration compared (with `--sweep`, one per combination), in run order. */
+  readonly configurations: readonly ConfigurationResult[];
+  /** Configuration names best first, when more than one was compared (see the README for the order). */
+  readonly ranking: readonly string[];
+}
+
+/** What one configuration did over the whole scenario. */
+export interface ConfigurationResult {
+  /** The configuration's name (a sweep names each combination, e.g. `slidingWindowSize=20 waitDurationInOpenState=5s`). */
+  readonly name: string;
+  /** The options that tell it apart (a sweep's values; else the breaker's main options), for the tables. */
+  readonly settings: Readonly<Record<string, string | number | boolean>>;
+  /** The breaker's thresholds, % (drawn as lines against the rates). */
+  readonly thresholds: { readonly failureRateThreshold: number; readonly slowCallRateThreshold: number };
+  readonly totals: Counts;
+  /** The same counts per phase, in the scenario's phase order. */
+  readonly phases: readonly (Counts & { readonly name: string })[];
+  /** Every state change of the breaker, in order. */
+  readonly transitions: readonly StateChange[];
+  /** When the breaker first left CLOSED for OPEN, ms; null when it never opened. */
+  readonly timeToOpenMs: number | null;
+  /** From the first opening to the first CLOSED after it, ms; null when it never opened or never closed again. */
+  readonly timeToRecoverMs: number | null;
+  /** The run over time, one point per bucket. */
+  readonly series: TimeSeries;
+}
+
+/** Counts of a configuration over a stretch of the scenario. */
+export interface Counts {
+  /** Requests that arrived (each is one call of the pipeline). */
+  readonly requests: number;
+  /** Requests that ended with a result (a fallback's result included). */
+  readonly succeeded: number;
+  /** Requests that ended with an error from the backend or a time-out (not a rejection). */
+  readonly failed: number;
+  /** Requests refused by a policy without reaching the backend (breaker OPEN, bulkhead full, limiter). */
+  readonly rejected: number;
+  /** Calls the breaker recorded as slow. */
+  readonly slow: number;
+  /** Attempts ended by the time limiter. */
+  readonly timeouts: number;
+  /** Attempts after the first (retries). */
+  readonly retries: number;
+  /** Calls that went through the breaker (every attempt), rejected ones included. */
+  readonly breakerCalls: number;
+  /** `breakerCalls / requests` (0 when there were no requests). */
+  readonly breakerCallsPerRequest: number;
+}
+
+/** A breaker state change. */
+export interface StateChange {
+  readonly atMs: number;
+  readonly from: string;
+  readonly to: string;
+  /** The breaker's `TransitionCause`: failure_rate, slow_call_rate, half_open_trial, wait_elapsed, manual. */
+  readonly cause: string;
+}
+
+/** The run over time: parallel arrays, one entry per bucket of `bucketMs`. */
+export interface TimeSeries {
+  readonly bucketMs: number;
+  /** Start of each bucket, ms. */
+  readonly t: readonly number[];
+  /** Per second over the bucket. */
+  readonly requestsPerSecond: readonly number[];
+  readonly rejectedPerSecond: readonly number[];
+  readonly failedPerSecond: readonly number[];
+  /** The breaker's rates at the end of the bucket, %; null while the window has fewer than `minimumNumberOfCalls`. */
+  readonly failureRate: readonly (number | null)[];
+  readonly slowCallRate: readonly (number | null)[];
+  /** Calls in the breaker's window at the end of the bucket, as a fraction of its size (0..1). */
+  readonly windowFill: readonly number[];
+  /** The breaker's state at the end of the bucket (CLOSED, OPEN, HALF_OPEN, …). */
+  readonly state: readonly string[];
+}
