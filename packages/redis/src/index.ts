@@ -1,2 +1,8 @@
 // @breakwater/redis: Breakwater beyond one process (SPEC §9, §10).
-export {};
+export { RedisRateLimiter } from './rate-limiter/redis-rate-limiter.js';
+export { REDIS_RATE_LIMITER_OPTIONS, type OnStoreError, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './rate-limiter/config.js';
+export type { RedisRateLimiterEvents, RedisRateLimiterMetrics, StoreMode } from './rate-limiter/events.js';
+export { StoreUnavailableError } from './rate-limiter/errors.js';
+export { RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './rate-limiter/script.js';
+export { componentKey, hashTag, hexName, keySlot, rateLimiterKey } from './keys.js';
+export { RequestNotPermittedError } from '@breakwater/core';

@@ -1,0 +1,316 @@
+import {
+  enterCall,
+  EventPublisher,
+  invoke,
+  raceAbort,
+  RequestNotPermittedError,
+  ROOT_CONTEXT,
+  WaitQueue,
+  withoutStack,
+  type AnyEventOf,
+  type CallContext,
+  type Duration,
+  type EventOf,
+  type ExecuteOptions,
+  type Policy,
+  type PolicyFn,
+} from '@breakwater/core';
+import type { RateLimiterPolicy } from '@breakwater/rate-limiter';
+import { rateLimiterKey } from '../keys.js';
+import { checkPermits, resolveChange } from './checks.js';
+import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
+import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
+import { Fallback } from './fallback.js';
+import type { ScriptReply } from './script.js';
+import { Store } from './store.js';
+
+/** Permits a caller reserved on Redis and waits for on its clock. */
+interface Reservation {
+  readonly permits: number;
+  /** The hash's sequence number the reservation got (a give-back must find it unchanged). */
+  readonly seq: number;
+  /** When its permits are there, in the script's time (ms since the epoch). */
+  readonly releaseAt: number;
+  readonly grantCycle: number;
+}
+
+/** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
+const MIN_TTL_MS = '1000';
+
+/**
+ * A rate limiter shared by every process that uses the same name on the same Redis: Resilience4j's
+ * atomic cycle arithmetic run as one Lua script on one key, with Redis `TIME` as the clock of all
+ * instances and cycles counted from the Unix epoch. Together they never grant more than
+ * `limitForPeriod` permits per cycle. The same API as `RateLimiter` (one round trip per acquire),
+ * except that `reservePermission`, `drainPermissions` are async. A caller told to wait waits on
+ * its own clock; an aborted waiter hands its permits back when no later reservation stands on them.
+ * When Redis does not answer within `commandTimeout`, `onStoreError` decides.
+ *
+ * @example
+ * ```ts
+ * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).on('error', log.warn).connect();
+ * const limiter = new RedisRateLimiter('pg', { client, limitForPeriod: 50, limitRefreshPeriod: '1s', timeoutDuration: '5s', onStoreError: 'local' });
+ * await limiter.execute(() => pg.requestPayment(req));
+ * const wait = await limiter.reservePermission(2); // 0, ms reserved, or -1
+ * ```
+ */
+export class RedisRateLimiter implements Policy {
+  readonly kind = 'rateLimiter' as const;
+  readonly #options: ResolvedRedisRateLimiterConfig;
+  readonly #events: EventPublisher<RedisRateLimiterEvents>;
+  readonly #source: string;
+  readonly #store: Store;
+  readonly #fallback: Fallback;
+  readonly #waiters: WaitQueue<void, Reservation>;
+  readonly #now: (() => number) | undefined;
+  #limit: number;
+  #timeout: number;
+  /** The last answer of Redis (what `metrics` shows). */
+  #last: ScriptReply | undefined = undefined;
+
+  constructor(
+    readonly name: string,
+    config: RedisRateLimiterConfig,
+  ) {
+    const c = (this.#options = resolveRedisRateLimiterConfig(name, config));
+    this.#source = `RedisRateLimiter '${name}'`;
+    this.#limit = c.limitForPeriod;
+    this.#timeout = c.timeoutDuration;
+    this.#now = c.time === 'redis' ? undefined : c.time;
+    const events = (this.#events = new EventPublisher(name, c.clock, this.#source, REDIS_RATE_LIMITER_EVENT_TYPES));
+    this.#fallback = new Fallback(name, c, config.localLimitForPeriod === undefined, events);
+    this.#store = new Store(c.client, rateLimiterKey(name), c.commandTimeout, c.clock, {
+      down: (error) => events.wants('storeError') && events.emit('storeError', { error, mode: c.onStoreError }),
+      up: (downtimeMs) => events.wants('storeRecovered') && events.emit('storeRecovered', { downtimeMs }),
+    });
+    this.#waiters = new WaitQueue<void, Reservation>({
+      clock: c.clock,
+      onTimeout: (r, waitedMs) => {
+        this.#granted(r.permits, waitedMs, r.grantCycle);
+        return GRANTED;
+      },
+      onAbort: (r) => this.#giveBack(r),
+    });
+  }
+
+  /** Every option in force (durations in ms), with the limit and timeout as last changed. */
+  get config(): ResolvedRedisRateLimiterConfig {
+    return { ...this.#options, limitForPeriod: this.#limit, timeoutDuration: this.#timeout };
+  }
+
+  /** A snapshot: Redis's last answer to this instance, or the fallback's figures during an outage. */
+  get metrics(): RedisRateLimiterMetrics {
+    const waiting = this.#waiters.size;
+    if (this.#store.down) {
+      const store = this.#fallback.mode;
+      const local = this.#fallback.local?.metrics;
+      if (local !== undefined) return { ...local, numberOfWaitingCalls: local.numberOfWaitingCalls + waiting, store };
+      return { availablePermissions: store === 'fail-open' ? this.#limit : 0, numberOfWaitingCalls: waiting, waitMs: 0, cycle: -1, store };
+    }
+    const last = this.#last;
+    if (last === undefined) return { availablePermissions: this.#limit, numberOfWaitingCalls: waiting, waitMs: 0, cycle: -1, store: 'redis' };
+    return { availablePermissions: last.permissions, numberOfWaitingCalls: waiting, waitMs: last.waitOneMs, cycle: last.cycle, store: 'redis' };
+  }
+
+  /**
+   * Asks Redis for the state as of now (one round trip, reserving nothing) and returns the
+   * metrics; during an outage, the fallback's.
+   *
+   * @example
+   * ```ts
+   * const { availablePermissions, cycle } = await limiter.fetchMetrics();
+   * ```
+   */
+  async fetchMetrics(): Promise<RedisRateLimiterMetrics> {
+    const reply = await this.#store.run(this.#argv('r', 1, -1));
+    if (reply !== undefined) this.#last = reply;
+    return this.metrics;
+  }
+
+  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
+  on<K extends keyof RedisRateLimiterEvents & string>(type: K, listener: (event: EventOf<RedisRateLimiterEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<RedisRateLimiterEvents>) => void): () => void;
+  on(type: string, listener: (event: never) => void): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Takes `permits` permits, waiting on the clock for them when Redis says the wait is within
+   * `timeoutDuration`; else rejects with `RequestNotPermittedError`. Rejects with the signal's
+   * reason when `options.signal` aborts (a waiter's permits then go back when no later
+   * reservation stands on them). Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * await limiter.acquirePermission(1, { signal });
+   * ```
+   */
+  acquirePermission(permits = 1, options?: ExecuteOptions | null): Promise<void> {
+    try {
+      checkPermits(this.#source, 'acquirePermission(permits)', permits);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    return this.#acquire(permits, ctx.signal);
+  }
+
+  /**
+   * Reserves `permits` without waiting: resolves 0 (take them now), the ms to wait before using
+   * them (they are reserved: do wait), or -1 (refused; nothing reserved). During an outage:
+   * the local limiter's answer, 0 (`'fail-open'`) or -1 (`'fail-closed'`).
+   *
+   * @example
+   * ```ts
+   * const wait = await limiter.reservePermission(2);
+   * if (wait > 0) await sleep(systemClock, wait);
+   * ```
+   */
+  async reservePermission(permits = 1): Promise<number> {
+    checkPermits(this.#source, 'reservePermission(permits)', permits);
+    const reply = await this.#store.run(this.#argv('r', permits, this.#timeout));
+    if (reply === undefined) return this.#fallback.reserve(permits);
+    this.#last = reply;
+    if (!reply.done) {
+      this.#refusal(permits, reply.waitMs);
+      return -1;
+    }
+    this.#granted(permits, reply.waitMs, reply.grantCycle);
+    return reply.waitMs;
+  }
+
+  /**
+   * Takes the permissions left in the current cycle, for every instance (reservations of later
+   * cycles stay), e.g. when the backend answered 429.
+   *
+   * @example
+   * ```ts
+   * if (res.status === 429) await limiter.drainPermissions();
+   * ```
+   */
+  async drainPermissions(): Promise<void> {
+    const reply = await this.#store.run(this.#argv('d', 1, 0));
+    if (reply === undefined) return this.#fallback.drain();
+    this.#last = reply;
+    if (this.#events.wants('drained')) this.#events.emit('drained', { permits: Math.max(reply.waitMs, 0) });
+  }
+
+  /**
+   * Sets the permissions per cycle this instance refills with, from the next refill on (as in
+   * Resilience4j). The limit is an argument of each call, not stored in Redis: change it on every
+   * instance. Throws a `RangeError` unless an integer >= 1.
+   *
+   * @example
+   * ```ts
+   * limiter.changeLimitForPeriod(100);
+   * ```
+   */
+  changeLimitForPeriod(limitForPeriod: number): void {
+    this.#limit = resolveChange(this.name, 'limitForPeriod', limitForPeriod);
+    this.#fallback.changeLimit(this.#limit);
+  }
+
+  /**
+   * Sets the longest wait, for calls from now on. Throws unless a duration >= 0.
+   *
+   * @example
+   * ```ts
+   * limiter.changeTimeoutDuration('2s');
+   * ```
+   */
+  changeTimeoutDuration(timeoutDuration: Duration): void {
+    this.#timeout = resolveChange(this.name, 'timeoutDuration', timeoutDuration);
+    this.#fallback.changeTimeout(this.#timeout);
+  }
+
+  /**
+   * Runs `fn` once it has one permit; `fn` gets the call's context. Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * const body = await limiter.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal });
+   * ```
+   */
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
+    return this.#execute(fn, options, 1);
+  }
+
+  /**
+   * Wraps `fn` so that each call takes one permit first.
+   *
+   * @example
+   * ```ts
+   * const search = limiter.decorate((q: string) => api.search(q));
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args: A) => this.#execute(() => fn(...args), undefined, 1);
+  }
+
+  /**
+   * A policy over this limiter whose calls take `permits` permits each. Throws a `RangeError`
+   * unless an integer >= 1.
+   *
+   * @example
+   * ```ts
+   * await limiter.withPermits(5).execute(() => api.batch(items));
+   * ```
+   */
+  withPermits(permits: number): RateLimiterPolicy {
+    checkPermits(this.#source, 'withPermits(permits)', permits);
+    const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> => this.#execute(fn, options, permits);
+    const decorate = <A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>) => (...args: A): Promise<R> => execute(() => fn(...args));
+    return { name: this.name, kind: 'rateLimiter', permits, execute, decorate };
+  }
+
+  #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
+    let ctx = ROOT_CONTEXT;
+    if (options !== undefined) {
+      const entered = enterCall(options);
+      if (entered instanceof Promise) return entered;
+      ctx = entered;
+    }
+    return this.#acquire(permits, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : raceAbort(invoke(fn, ctx), ctx.signal)));
+  }
+
+  /** One round trip; then the wait on the clock, the refusal, or the fallback. */
+  #acquire(permits: number, signal: AbortSignal): Promise<void> {
+    const trip = this.#store.run(this.#argv('r', permits, this.#timeout));
+    if (trip === undefined) return this.#fallback.acquire(permits, signal, this.#store.lastError);
+    const decided = trip.then((reply) => (reply === undefined ? this.#fallback.acquire(permits, signal, this.#store.lastError) : this.#decide(reply, permits, signal)));
+    return raceAbort(decided, signal);
+  }
+
+  #decide(reply: ScriptReply, permits: number, signal: AbortSignal): Promise<void> | undefined {
+    this.#last = reply;
+    if (!reply.done) return Promise.reject(this.#refusal(permits, reply.waitMs));
+    const reservation: Reservation = { permits, seq: reply.seq, releaseAt: reply.now + reply.waitMs, grantCycle: reply.grantCycle };
+    if (reply.waitMs === 0) return void this.#granted(permits, 0, reply.grantCycle);
+    // The caller gave up during the round trip: it has its rejection already (raceAbort).
+    if (signal.aborted) return void this.#giveBack(reservation);
+    return this.#waiters.wait(signal, reply.waitMs, reservation);
+  }
+
+  /** Hands an aborted waiter's permits back, if its reservation is still the last one and in the future (the script checks). */
+  #giveBack(r: Reservation): void {
+    this.#store.runQuietly([...this.#argv('g', r.permits, 0), String(r.seq), String(r.releaseAt)]);
+  }
+
+  /** The script's ARGV: op, permits, timeout, limit, period, least TTL, now ('' = Redis TIME). */
+  #argv(op: 'r' | 'd' | 'g', permits: number, timeout: number): string[] {
+    const now = this.#now === undefined ? '' : String(this.#now());
+    return [op, String(permits), timeout === Infinity ? '1e300' : String(timeout), String(this.#limit), String(this.#options.limitRefreshPeriod), MIN_TTL_MS, now];
+  }
+
+  #granted(permits: number, waitMs: number, cycle: number): void {
+    if (this.#events.wants('successfulAcquire')) this.#events.emit('successfulAcquire', { permits, waitMs, cycle });
+  }
+
+  #refusal(permits: number, waitMs: number): RequestNotPermittedError {
+    if (this.#events.wants('failedAcquire')) this.#events.emit('failedAcquire', { permits, waitMs });
+    return this.#options.writableStackTraceEnabled ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
+  }
+}
+
+const GRANTED = Object.freeze({ result: undefined });
