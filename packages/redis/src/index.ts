@@ -6,3 +6,6 @@ export { StoreUnavailableError } from './rate-limiter/errors.js';
 export { RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './rate-limiter/script.js';
 export { componentKey, hashTag, hexName, keySlot, rateLimiterKey } from './keys.js';
 export { RequestNotPermittedError } from '@breakwater/core';
+export { RedisBreakerSync } from './breaker-sync/redis-breaker-sync.js';
+export type { BreakerSyncClient, BreakerSyncSubscriber, RedisBreakerSyncOptions } from './breaker-sync/config.js';
+export type { RedisBreakerSyncEvents } from './breaker-sync/events.js';

@@ -1,0 +1,251 @@
+import type { CircuitBreaker, CircuitBreakerEvents } from '@breakwater/circuit-breaker';
+import type { EventOf, EventPublisher, TimerHandle } from '@breakwater/core';
+import type { RedisBreakerSyncEvents } from './events.js';
+import type { BreakerKeys } from './keys.js';
+import { parseMessage, type FleetMessage } from './messages.js';
+import { ABANDON, DECIDE, OPENED, READ, TRY_LEASE } from './scripts.js';
+import type { Store } from './store.js';
+
+// One attached breaker's side of the fleet protocol. Nothing here runs per call: the breaker
+// keeps its own window, and this member acts only on the breaker's state changes, on the fleet's
+// messages and on one timer. Modes:
+// - 'free': the breaker is its own (CLOSED, or OPEN alone below quorum);
+// - 'held': the fleet is OPEN; the breaker is held OPEN (transitionToOpenStateUntil, cause 'fleet')
+//   until the fleet's wait is over plus a grace, and the timer tries the trial lease at that time;
+// - 'trial': this instance holds the lease and its breaker runs the half-open trial; the outcome is
+//   published; the timer abandons the trial just before the lease ends;
+// - 'override': an operator forced the fleet open or disabled it.
+// The grace (one lease) keeps a held breaker from going HALF_OPEN on its own while Redis answers;
+// when Redis cannot answer, the hold simply runs out and the breaker goes on alone.
+
+export interface MemberContext {
+  readonly instanceId: string;
+  readonly quorum: number;
+  readonly quorumWindow: number;
+  readonly store: Store;
+  readonly events: EventPublisher<RedisBreakerSyncEvents>;
+}
+
+type Mode = 'free' | 'held' | 'trial' | 'override';
+
+/** How long before the lease ends the holder gives up an undecided trial (the lease's own expiry is Redis's). */
+function margin(lease: number): number {
+  return Math.min(50, lease / 10);
+}
+
+export class FleetMember {
+  mode: Mode = 'free';
+  #ver = -1;
+  #timer: TimerHandle | undefined;
+  #detached = false;
+  readonly #unsubscribe: () => void;
+  readonly #name: string;
+
+  constructor(
+    readonly breaker: CircuitBreaker,
+    readonly keys: BreakerKeys,
+    readonly lease: number,
+    readonly ctx: MemberContext,
+  ) {
+    this.#name = breaker.name;
+    this.#unsubscribe = breaker.on('stateTransition', (e) => this.#onTransition(e));
+  }
+
+  // ——— Reading the fleet state (attach, recovery) ———
+
+  async read(): Promise<void> {
+    const reply = await this.ctx.store.run(READ, this.keys, []);
+    if (reply === undefined || this.#detached) return;
+    const [override, remaining, ver] = reply as [string, number, number];
+    if (!this.#newer(ver, true)) return;
+    if (override === 'FORCED_OPEN' || override === 'DISABLED') return this.#override(override);
+    if (this.mode === 'override') this.#override(null);
+    if (remaining >= 0) this.#fleetOpen(remaining);
+    else if (this.mode === 'held' || this.mode === 'trial') this.#fleetClosed();
+  }
+
+  /** Redis restarted or came back: its `ver` may start over; the next read is the truth. */
+  forgetVersion(): void {
+    this.#ver = -1;
+  }
+
+  /** Whether `ver` is not older than what was applied (and remember it). */
+  #newer(ver: number, equalToo: boolean): boolean {
+    if (ver < this.#ver || (!equalToo && ver === this.#ver)) return false;
+    this.#ver = ver;
+    return true;
+  }
+
+  // ——— Messages ———
+
+  onMessage(raw: string): void {
+    if (this.#detached) return;
+    const m: FleetMessage | undefined = parseMessage(raw);
+    if (m === undefined) return;
+    if (m.t === 'opened') {
+      this.#emit('peerOpened', { breakerName: this.#name, instanceId: m.from, count: m.count, quorum: this.ctx.quorum });
+      return;
+    }
+    if (!this.#newer(m.ver, false)) return;
+    if (m.t === 'override') return this.#override(m.state === '' ? null : m.state);
+    if (m.from === this.ctx.instanceId) return; // applied from the script's reply already
+    if (m.t === 'open') this.#fleetOpen(m.remaining);
+    else this.#fleetClosed();
+  }
+
+  // ——— The breaker's own transitions ———
+
+  #onTransition(e: EventOf<CircuitBreakerEvents, 'stateTransition'>): void {
+    if (e.cause === 'fleet') return; // ours (or another sync's): nothing to tell the fleet
+    if (e.cause === 'manual') {
+      // The application took this breaker in hand: the fleet lets go of it.
+      if (this.mode === 'trial') void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]);
+      if (this.mode !== 'override') this.#setMode('free');
+      return;
+    }
+    if (this.mode === 'trial' && e.from === 'HALF_OPEN' && (e.to === 'CLOSED' || e.to === 'OPEN')) {
+      void this.#decide(e.to);
+    } else if (e.to === 'OPEN' && (e.cause === 'failure_rate' || e.cause === 'slow_call_rate') && this.mode === 'free') {
+      void this.#opened();
+    }
+  }
+
+  /** This breaker opened on its own: record it toward the quorum (one script, one publish). */
+  async #opened(): Promise<void> {
+    const ctx = this.ctx;
+    const wait = this.breaker.config.waitInOpenState(1);
+    const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel]);
+    if (reply === undefined || this.#detached) return;
+    const [status, count, remaining, ver] = reply as number[] as [number, number, number, number];
+    if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count, quorum: ctx.quorum });
+    else if (status === 1 || status === 2) {
+      if (this.#newer(ver, true) && this.mode === 'free') this.#fleetOpen(remaining);
+    }
+  }
+
+  /** The lease holder's trial decided: publish it (only while the lease is still ours). */
+  async #decide(to: 'CLOSED' | 'OPEN'): Promise<void> {
+    this.#setMode('free');
+    const wait = this.breaker.config.waitInOpenState(1);
+    const reply = await this.ctx.store.run(DECIDE, this.keys, [this.ctx.instanceId, to, wait, this.keys.channel]);
+    if (reply === undefined || this.#detached) return;
+    const [status, remaining, ver] = reply as [number, number, number];
+    if (status === 0) return void this.read(); // the lease was lost: what did the fleet decide?
+    this.#newer(ver, true);
+    if (to === 'CLOSED') this.#emit('fleetClosed', { breakerName: this.#name });
+    else this.#fleetOpen(remaining);
+  }
+
+  // ——— Applying the fleet's state ———
+
+  #fleetOpen(remaining: number): void {
+    if (this.mode === 'override') return;
+    const state = this.breaker.state;
+    if (state !== 'CLOSED' && state !== 'OPEN' && state !== 'HALF_OPEN') return; // the application's own special state
+    this.#setMode('held');
+    this.#hold(remaining);
+    this.#emit('fleetOpened', { breakerName: this.#name, remainingMs: remaining });
+  }
+
+  /** Held OPEN until `wait` from now plus a grace; the timer tries the lease at `wait` (plus a small jitter). */
+  #hold(wait: number): void {
+    const clock = this.breaker.config.clock;
+    this.#transition(() => this.breaker.transitionToOpenStateUntil(clock.now() + wait + this.lease, { cause: 'fleet' }));
+    this.#arm(wait + Math.random() * 20, () => void this.#tryLease());
+  }
+
+  async #tryLease(): Promise<void> {
+    if (this.mode !== 'held') return;
+    const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease]);
+    if (reply === undefined || this.#detached || this.mode !== 'held') return;
+    const [status, ms, ver] = reply as [number, number, number];
+    if (ver > this.#ver) return void this.read(); // a change whose message is still on its way
+    if (status === 0) this.#fleetClosed();
+    else if (status === 2 || status === 4) this.#hold(ms);
+    else if (status === 3) void this.read();
+    else {
+      this.#setMode('trial');
+      this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
+      this.#emit('trialStarted', { breakerName: this.#name, leaseMs: ms });
+      this.#arm(ms - margin(ms), () => this.#abandon());
+    }
+  }
+
+  /** The trial is still undecided as the lease ends: back to OPEN, the lease freed for any instance. */
+  #abandon(): void {
+    if (this.mode !== 'trial') return;
+    void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]);
+    this.#setMode('held');
+    this.#emit('trialAbandoned', { breakerName: this.#name });
+    this.#hold(margin(this.lease));
+  }
+
+  #fleetClosed(): void {
+    if (this.mode !== 'held' && this.mode !== 'trial') return;
+    this.#setMode('free');
+    if (this.breaker.state !== 'CLOSED') this.#transition(() => this.breaker.transitionToClosedState({ cause: 'fleet' }));
+    this.#emit('fleetClosed', { breakerName: this.#name });
+  }
+
+  #override(state: 'FORCED_OPEN' | 'DISABLED' | null): void {
+    if (state === null) {
+      if (this.mode !== 'free' && this.breaker.state !== 'CLOSED') this.#transition(() => this.breaker.transitionToClosedState({ cause: 'fleet' }));
+      this.#setMode('free');
+    } else {
+      this.#setMode('override');
+      if (state === 'FORCED_OPEN') this.#transition(() => this.breaker.transitionToForcedOpenState({ cause: 'fleet' }));
+      else this.#transition(() => this.breaker.transitionToDisabledState({ cause: 'fleet' }));
+    }
+    this.#emit('overridden', { breakerName: this.#name, state });
+  }
+
+  // ——— Redis down ———
+
+  /** Redis is gone: a held breaker is let go (OPEN until the fleet's wait would have ended, then its own). */
+  storeDown(): void {
+    if (this.mode === 'held' || this.mode === 'trial') this.#setMode('free');
+  }
+
+  // ——— Plumbing ———
+
+  #setMode(mode: Mode): void {
+    this.mode = mode;
+    this.#disarm();
+  }
+
+  #arm(ms: number, fn: () => void): void {
+    this.#disarm();
+    // systemClock's timers are unref'd: a background timer never keeps the process alive.
+    this.#timer = this.breaker.config.clock.setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#detached) fn();
+    }, Math.max(ms, 0));
+  }
+
+  #disarm(): void {
+    if (this.#timer === undefined) return;
+    this.breaker.config.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** A transition of ours; one a listener made illegal meanwhile is skipped (the breaker's state wins). */
+  #transition(move: () => void): void {
+    try {
+      move();
+    } catch {
+      // IllegalStateTransitionError: e.g. METRICS_ONLY cannot open.
+    }
+  }
+
+  #emit<K extends keyof RedisBreakerSyncEvents & string>(type: K, fields: RedisBreakerSyncEvents[K]): void {
+    if (this.ctx.events.wants(type)) this.ctx.events.emit(type, fields);
+  }
+
+  /** Stops everything: the timer, the breaker's listener; a trial in progress frees its lease. */
+  detach(): void {
+    if (this.mode === 'trial') void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]);
+    this.#detached = true;
+    this.#disarm();
+    this.#unsubscribe();
+  }
+}

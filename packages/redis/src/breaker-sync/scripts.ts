@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { BreakerKeys } from './keys.js';
+
+// The Lua scripts of the fleet protocol. Each runs atomically on Redis, reads time from Redis
+// `TIME` (the one clock of the fleet: instances' own clocks never meet), and publishes the change
+// it made in the same step, so no instance ever sees a state change that was not recorded nor a
+// recorded one that was never announced. Keys come in KEYS (built by keys.ts); the channel comes in
+// ARGV (a channel is not a key). Every change of the fleet state bumps `ver` in the state hash, and
+// every message and read carries it: an instance never applies an older state over a newer one.
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/** A script and its SHA-1 (what EVALSHA takes). */
+export interface Script {
+  readonly name: string;
+  readonly source: string;
+  readonly sha: string;
+  /** KEYS, from the keys of one breaker name. */
+  readonly keys: (k: BreakerKeys) => string[];
+}
+
+function script(name: string, keys: (k: BreakerKeys) => string[], body: string): Script {
+  const source = NOW + body;
+  return { name, source, sha: createHash('sha1').update(source).digest('hex'), keys };
+}
+
+/**
+ * An instance opened. ARGV: instanceId, quorumWindow ms, quorum, wait ms, channel.
+ * Records the opening (ZADD), forgets those older than the window (ZREMRANGEBYSCORE), counts the
+ * rest (ZCARD); at quorum the fleet opens until now + wait. Returns {status, count, remaining ms, ver}:
+ * status 0 recorded (no quorum yet), 1 the fleet opened now, 2 the fleet was already open, 3 an
+ * operator override holds the fleet (nothing recorded).
+ */
+export const OPENED = script('opened', (k) => [k.state, k.opened], `
+local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+if redis.call('HEXISTS', KEYS[1], 'override') == 1 then return {3, 0, 0, ver} end
+local window = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+redis.call('PEXPIRE', KEYS[2], window)
+local count = redis.call('ZCARD', KEYS[2])
+local untilv = redis.call('HGET', KEYS[1], 'until')
+if untilv then return {2, count, math.max(tonumber(untilv) - now, 0), ver} end
+if count >= tonumber(ARGV[3]) then
+  local wait = tonumber(ARGV[4])
+  redis.call('HSET', KEYS[1], 'until', now + wait)
+  ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+  redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = count}))
+  return {1, count, wait, ver}
+end
+redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = ver}))
+return {0, count, 0, ver}
+`);
+
+/**
+ * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms.
+ * Returns {status, ms, ver}: 0 the fleet is not open (closed meanwhile), 1 lease taken (ms = its
+ * duration), 2 still waiting (ms left), 3 an override holds the fleet, 4 another instance holds
+ * the lease (ms = its time to live).
+ */
+export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], `
+local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+if redis.call('HEXISTS', KEYS[1], 'override') == 1 then return {3, 0, ver} end
+local untilv = redis.call('HGET', KEYS[1], 'until')
+if not untilv then return {0, 0, ver} end
+local left = tonumber(untilv) - now
+if left > 0 then return {2, left, ver} end
+local lease = tonumber(ARGV[2])
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver} end
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[2], lease)
+  return {1, lease, ver}
+end
+return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver}
+`);
+
+/**
+ * The lease holder's trial decided. ARGV: instanceId, 'CLOSED' | 'OPEN', wait ms, channel.
+ * Only while it still holds the lease: CLOSED clears the fleet's opening (state, openings, lease),
+ * OPEN opens the fleet again until now + wait and frees the lease; either is published.
+ * Returns {status, remaining ms, ver}: 0 the lease was lost (nothing changed), 1 published.
+ */
+export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], `
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
+redis.call('DEL', KEYS[3])
+local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+if ARGV[2] == 'CLOSED' then
+  redis.call('HDEL', KEYS[1], 'until')
+  redis.call('DEL', KEYS[2])
+  redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'closed', from = ARGV[1], ver = ver}))
+  return {1, 0, ver}
+end
+local wait = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'until', now + wait)
+redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = 0}))
+return {1, wait, ver}
+`);
+
+/** A holder gives its lease back without a decision (compare and delete). ARGV: instanceId. Returns 1 if it held it. */
+export const ABANDON = script('abandon', (k) => [k.lease], `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/**
+ * The fleet state, read when an instance attaches or Redis comes back. Returns
+ * {override or '', remaining ms of the fleet's OPEN (-1: not open), ver}.
+ */
+export const READ = script('read', (k) => [k.state], `
+local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+local override = redis.call('HGET', KEYS[1], 'override') or ''
+local untilv = redis.call('HGET', KEYS[1], 'until')
+local remaining = -1
+if untilv then remaining = math.max(tonumber(untilv) - now, 0) end
+return {override, remaining, ver}
+`);
+
+/**
+ * An operator's override. ARGV: 'FORCED_OPEN' | 'DISABLED' | '' (release), channel. Any of them
+ * clears the fleet's opening (state, openings, lease): an override replaces it, a release starts
+ * the fleet afresh. Returns ver.
+ */
+export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], `
+if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'override') else redis.call('HSET', KEYS[1], 'override', ARGV[1]) end
+redis.call('HDEL', KEYS[1], 'until')
+redis.call('DEL', KEYS[2], KEYS[3])
+local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = ver}))
+return ver
+`);
