@@ -52,7 +52,10 @@ export interface Counts {
   readonly succeeded: number;
   /** Requests that ended with an error from the backend or a time-out (not a rejection). */
   readonly failed: number;
-  /** Requests refused by a policy without reaching the backend (breaker OPEN, bulkhead full, limiter). */
+  /**
+   * Requests refused by a policy (breaker OPEN, bulkhead full, limiter): the caller got the
+   * policy's refusal. With a retry, a request whose last attempt was refused counts here too.
+   */
   readonly rejected: number;
   /** Calls the breaker recorded as slow. */
   readonly slow: number;
@@ -64,6 +67,11 @@ export interface Counts {
   readonly breakerCalls: number;
   /** `breakerCalls / requests` (0 when there were no requests). */
   readonly breakerCallsPerRequest: number;
+  /**
+   * Requests still waiting when the run ended: a backend that hangs with no time limiter to cut
+   * it (`requests = succeeded + failed + rejected + unfinished`). Optional: added by the engine.
+   */
+  readonly unfinished?: number;
 }
 
 /** A breaker state change. */
@@ -87,8 +95,11 @@ export interface TimeSeries {
   /** The breaker's rates at the end of the bucket, %; null while the window has fewer than `minimumNumberOfCalls`. */
   readonly failureRate: readonly (number | null)[];
   readonly slowCallRate: readonly (number | null)[];
-  /** Calls in the breaker's window at the end of the bucket, as a fraction of its size (0..1). */
+  /**
+   * Calls in the breaker's window at the end of the bucket, as a fraction of its size (0..1): of
+   * `slidingWindowSize` for COUNT_BASED, of `minimumNumberOfCalls` for TIME_BASED (capped at 1).
+   */
   readonly windowFill: readonly number[];
-  /** The breaker's state at the end of the bucket (CLOSED, OPEN, HALF_OPEN, …). */
+  /** The breaker's state at the end of the bucket (CLOSED, OPEN, HALF_OPEN, …; NONE for a pipeline without a breaker). */
   readonly state: readonly string[];
 }

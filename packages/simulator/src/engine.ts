@@ -1,0 +1,337 @@
+import { CallNotPermittedError, type CircuitBreaker } from '@breakwater/circuit-breaker';
+import { TimeoutError, type VirtualClock } from '@breakwater/core';
+import type { Retry } from '@breakwater/retry';
+import { Arrivals } from './arrivals.js';
+import { BackendDraw, HANG, OK, TraceDraw } from './backend.js';
+import { Tally } from './counts.js';
+import { ARRIVE, C_ERROR, C_OK, C_REJECTED, C_TIMEOUT, DONE, Frame, FrameHeap, NONE, TIMEOUT, WAKE } from './frame.js';
+import { breakerOf, type BuiltLayer } from './pipeline.js';
+import type { StateChange } from './report.js';
+import type { Traffic } from './scenario.js';
+import { SeriesRecorder } from './series.js';
+
+/** How a request ended, as its caller saw it. */
+export type RequestOutcome = 'succeeded' | 'failed' | 'rejected';
+const OUTCOMES: readonly RequestOutcome[] = ['succeeded', 'failed', 'failed', 'rejected'];
+
+/** The error a simulated backend fails with. */
+export class SimulatedBackendError extends Error {
+  override name = 'SimulatedBackendError';
+}
+
+/** The counters of a run as it goes, for an observer. */
+export interface RunView {
+  readonly clock: VirtualClock;
+  /** Requests that have arrived so far. */
+  readonly requests: number;
+  /** Calls that reached the backend so far. */
+  readonly backendCalls: number;
+  /** Attempts ended by a time limiter so far. */
+  readonly timeouts: number;
+}
+
+/** Hooks into a run (all optional; without them the engine does no work for them). */
+export interface RunObserver {
+  /** A request ended (`index` counts requests from 0 in arrival order). */
+  requestEnded?(index: number, outcome: RequestOutcome, view: RunView): void;
+  /** The breaker changed state. */
+  stateChanged?(change: StateChange, view: RunView): void;
+}
+
+/** What {@link runEngine} needs besides the traffic and the pipeline. */
+export interface EngineOptions {
+  readonly clock: VirtualClock;
+  /** Draws the backend's outcomes and latencies. */
+  readonly random: () => number;
+  /** Draws the arrival times (its own stream, so every configuration gets the same arrivals). */
+  readonly arrivalRandom: () => number;
+  readonly bucketMs: number;
+  readonly observer?: RunObserver | undefined;
+  /** Called every few thousand events with the simulated time reached. */
+  readonly progress?: ((simulatedMs: number) => void) | undefined;
+}
+
+/** What a run produced, before it is shaped into a {@link ConfigurationResult}. */
+export interface EngineResult {
+  readonly tallies: readonly Tally[];
+  readonly transitions: readonly StateChange[];
+  readonly series: ReturnType<SeriesRecorder['result']>;
+  readonly endMs: number;
+}
+
+/**
+ * Runs `traffic` through `layers` (real Breakwater components on `options.clock`), event by
+ * event: arrivals, backend answers, time-outs and retry waits on one heap, the clock moved to
+ * each event's time (`VirtualClock.set`, so the breaker's own timers fire in order). The
+ * circuit breaker is the real one, driven through its permission API (`tryAcquirePermission`,
+ * `onSuccess`, `onError`); retry and time limiter follow their resolved configs (attempts,
+ * waits, what is retried, time-outs, cancellation) without a promise per call.
+ */
+export function runEngine(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions): EngineResult {
+  return new Run(traffic, layers, options).run();
+}
+
+class Run implements RunView {
+  readonly clock: VirtualClock;
+  requests = 0;
+  backendCalls = 0;
+  timeouts = 0;
+  readonly #n: number;
+  readonly #kinds: number[] = []; // 0 retry, 1 breaker, 2 time limiter
+  readonly #retries: (Retry | undefined)[] = [];
+  readonly #retryable: boolean[][] = [];
+  readonly #breakers: (CircuitBreaker | undefined)[] = [];
+  readonly #timeouts: number[] = [];
+  readonly #cancels: boolean[] = [];
+  readonly #errors: unknown[];
+  readonly #heap = new FrameHeap();
+  readonly #arrivals: Arrivals;
+  readonly #draws: BackendDraw[];
+  readonly #trace: TraceDraw | undefined;
+  readonly #tallies: Tally[];
+  readonly #series: SeriesRecorder;
+  readonly #transitions: StateChange[] = [];
+  readonly #random: () => number;
+  readonly #observer: RunObserver | undefined;
+  readonly #progress: ((simulatedMs: number) => void) | undefined;
+  readonly #intervalState = { random: Math.random, previousWaitMs: 0 };
+  #backendPhase = 0;
+
+  constructor(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions) {
+    this.clock = options.clock;
+    this.#random = options.random;
+    this.#intervalState.random = options.random;
+    this.#observer = options.observer;
+    this.#progress = options.progress;
+    this.#n = layers.length;
+    this.#errors = [undefined, new SimulatedBackendError('the simulated backend failed'), new TimeoutError('simulated', 0), new CallNotPermittedError('simulated', 'OPEN')];
+    for (const layer of layers) {
+      this.#kinds.push(layer.kind === 'retry' ? 0 : layer.kind === 'circuitBreaker' ? 1 : 2);
+      const retry = layer.kind === 'retry' ? layer.retry : undefined;
+      this.#retries.push(retry);
+      this.#retryable.push(this.#errors.map((e) => e !== undefined && retry !== undefined && retry.config.isRetryable(e)));
+      this.#breakers.push(layer.kind === 'circuitBreaker' ? layer.breaker : undefined);
+      this.#timeouts.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.timeoutDuration : 0);
+      this.#cancels.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.cancelRunningFuture : true);
+    }
+    this.#arrivals = new Arrivals(traffic, options.arrivalRandom);
+    this.#draws = traffic.kind === 'phases' ? traffic.phases.map((p) => new BackendDraw(p.backend)) : [];
+    this.#trace = traffic.kind === 'trace' ? new TraceDraw(traffic.entries) : undefined;
+    this.#tallies = this.#arrivals.starts.map(() => new Tally());
+    const breaker = breakerOf(layers);
+    this.#series = new SeriesRecorder(options.bucketMs, breaker);
+    breaker?.on('stateTransition', (e) => {
+      const change: StateChange = { atMs: e.at, from: e.from, to: e.to, cause: e.cause };
+      this.#transitions.push(change);
+      this.#observer?.stateChanged?.(change, this);
+    });
+  }
+
+  run(): EngineResult {
+    const heap = this.#heap;
+    const arrivals = this.#arrivals;
+    let events = 0;
+    for (;;) {
+      const top = heap.peek();
+      const heapAt = top === undefined ? Infinity : top.due;
+      const arrivalAt = arrivals.nextAt;
+      if (arrivalAt === Infinity && heapAt === Infinity) break;
+      if (arrivalAt <= heapAt) {
+        this.#moveTo(arrivalAt);
+        this.#arrive();
+      } else {
+        heap.pop();
+        this.#moveTo(heapAt);
+        this.#fire(top!);
+      }
+      if ((++events & 0x3fff) === 0) this.#progress?.(this.clock.now());
+    }
+    const endMs = Math.max(this.#arrivals.ends.at(-1) ?? 0, this.clock.now());
+    while (this.#series.nextEnd - this.#series.bucketMs < endMs) this.#closeBucket();
+    for (const t of this.#tallies) t.unfinished = t.requests - t.succeeded - t.failed - t.rejected;
+    return { tallies: this.#tallies, transitions: this.#transitions, series: this.#series.result(), endMs };
+  }
+
+  #closeBucket(): void {
+    if (this.#series.nextEnd > this.clock.now()) this.clock.set(this.#series.nextEnd);
+    this.#series.close();
+  }
+
+  #moveTo(t: number): void {
+    while (this.#series.nextEnd <= t) this.#closeBucket();
+    if (t > this.clock.now()) this.clock.set(t);
+    this.#backendPhase = this.#arrivals.phaseAt(t, this.#backendPhase);
+  }
+
+  #arrive(): void {
+    const arrivals = this.#arrivals;
+    const p = arrivals.phase;
+    if (arrivals.closed) {
+      const users = arrivals.phases[p]!.users;
+      arrivals.advance();
+      for (let u = 0; u < users && arrivals.sendClosed(p); u++) this.#begin(this.#request(p, u, -1));
+      return;
+    }
+    const traceIndex = arrivals.traceIndex;
+    arrivals.advance();
+    this.#begin(this.#request(p, -1, traceIndex));
+  }
+
+  #request(phase: number, user: number, traceIndex: number): Frame {
+    const root = new Frame(-1, null, null);
+    root.phase = phase;
+    root.user = user;
+    root.traceIndex = traceIndex;
+    return root;
+  }
+
+  #begin(root: Frame): void {
+    root.index = this.requests++;
+    this.#tallies[root.phase]!.requests++;
+    this.#series.requests++;
+    this.#spawn(root);
+  }
+
+  #fire(frame: Frame): void {
+    const event = frame.event;
+    frame.event = NONE;
+    if (event === DONE) this.#complete(frame, frame.code);
+    else if (event === TIMEOUT) this.#timeOut(frame);
+    else if (event === WAKE) this.#nextAttempt(frame);
+    else if (event === ARRIVE) this.#begin(frame);
+  }
+
+  /** Starts the layer below `parent`. */
+  #spawn(parent: Frame): void {
+    const frame = new Frame(parent.layer + 1, parent, parent.root);
+    parent.child = frame;
+    const layer = frame.layer;
+    if (layer === this.#n) return this.#callBackend(frame);
+    const kind = this.#kinds[layer]!;
+    if (kind === 0) {
+      frame.attempt = 1;
+      return this.#spawn(frame);
+    }
+    if (kind === 1) {
+      this.#tallies[frame.phase]!.breakerCalls++;
+      if (!this.#breakers[layer]!.tryAcquirePermission()) return this.#complete(frame, C_REJECTED);
+      frame.startedAt = this.clock.now();
+      return this.#spawn(frame);
+    }
+    this.#heap.push(frame, this.clock.now() + this.#timeouts[layer]!, TIMEOUT);
+    this.#spawn(frame);
+  }
+
+  #callBackend(frame: Frame): void {
+    this.backendCalls++;
+    const root = frame.root;
+    let latency: number;
+    let outcome: number;
+    const trace = this.#trace;
+    if (trace !== undefined) {
+      latency = !root.usedTrace && root.traceIndex >= 0 ? trace.entry(root.traceIndex) : trace.at(this.clock.now());
+      root.usedTrace = true;
+      outcome = trace.outcome;
+    } else {
+      const draw = this.#draws[this.#backendPhase]!;
+      latency = draw.draw(this.#random);
+      outcome = draw.outcome;
+    }
+    if (outcome === HANG) return; // never answers, unless a time limiter cancels it
+    frame.code = outcome === OK ? C_OK : C_ERROR;
+    this.#heap.push(frame, this.clock.now() + latency, DONE);
+  }
+
+  /** `frame` is done with `code`: its parent reacts. */
+  #complete(frame: Frame, code: number): void {
+    frame.settled = true;
+    const parent = frame.parent!;
+    if (parent.child === frame) parent.child = null;
+    if (parent.layer < 0) return this.#ended(parent, code);
+    const layer = parent.layer;
+    const kind = this.#kinds[layer]!;
+    if (kind === 0) return this.#retryDecides(parent, code);
+    if (kind === 1) {
+      const breaker = this.#breakers[layer]!;
+      const elapsed = this.clock.now() - parent.startedAt;
+      if (code === C_OK) breaker.onSuccess(elapsed);
+      else breaker.onError(elapsed, this.#errors[code]);
+      if (code !== C_TIMEOUT && elapsed > breaker.config.slowCallDurationThreshold) {
+        const state = breaker.state;
+        if (state !== 'DISABLED' && state !== 'FORCED_OPEN') this.#tallies[parent.phase]!.slow++;
+      }
+      return this.#complete(parent, code);
+    }
+    if (parent.settled) return; // a time limiter that already timed out drops the late outcome
+    this.#heap.remove(parent);
+    this.#complete(parent, code);
+  }
+
+  #retryDecides(frame: Frame, code: number): void {
+    const layer = frame.layer;
+    const retry = this.#retries[layer]!;
+    if (code === C_OK || frame.aborted || frame.attempt >= retry.config.maxAttempts || !this.#retryable[layer]![code]) {
+      return this.#complete(frame, code);
+    }
+    const wait = this.#waitAfter(retry, frame, code);
+    frame.previousWaitMs = wait;
+    if (wait > 0) this.#heap.push(frame, this.clock.now() + wait, WAKE);
+    else this.#nextAttempt(frame);
+  }
+
+  #waitAfter(retry: Retry, frame: Frame, code: number): number {
+    const { intervalBiFunction, intervalFunction, waitDuration } = retry.config;
+    const state = this.#intervalState;
+    state.previousWaitMs = frame.previousWaitMs;
+    let ms: number = waitDuration;
+    if (intervalBiFunction !== undefined) ms = intervalBiFunction(frame.attempt, { error: this.#errors[code] }, state);
+    else if (intervalFunction !== undefined) ms = intervalFunction(frame.attempt, state);
+    return ms >= 0 && ms !== Infinity ? ms : waitDuration;
+  }
+
+  #nextAttempt(frame: Frame): void {
+    frame.attempt++;
+    this.#tallies[frame.phase]!.retries++;
+    this.#spawn(frame);
+  }
+
+  /** A time limiter gives up: it cancels what runs below it (as `cancelRunningFuture` does), then fails its caller. */
+  #timeOut(frame: Frame): void {
+    this.timeouts++;
+    this.#tallies[frame.phase]!.timeouts++;
+    frame.settled = true;
+    if (this.#cancels[frame.layer]) {
+      let deepest = frame.child;
+      for (let f = deepest; f !== null; f = f.child) {
+        f.aborted = true;
+        deepest = f;
+      }
+      if (deepest !== null) {
+        this.#heap.remove(deepest);
+        this.#complete(deepest, C_TIMEOUT); // the abort's reason is the TimeoutError
+      }
+    }
+    this.#complete(frame, C_TIMEOUT);
+  }
+
+  #ended(root: Frame, code: number): void {
+    const tally = this.#tallies[root.phase]!;
+    const series = this.#series;
+    if (code === C_OK) tally.succeeded++;
+    else if (code === C_REJECTED) {
+      tally.rejected++;
+      series.rejected++;
+    } else {
+      tally.failed++;
+      series.failed++;
+    }
+    this.#observer?.requestEnded?.(root.index, OUTCOMES[code]!, this);
+    if (root.user >= 0) {
+      const at = this.#arrivals.nextForUser(root.phase, this.clock.now());
+      if (at >= 0 && this.#arrivals.sendClosed(root.phase)) {
+        const next = this.#request(root.phase, root.user, -1);
+        this.#heap.push(next, at, ARRIVE);
+      }
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// The engine's unit of work: one layer of one attempt of one request (or the request itself,
+// layer -1). A frame has at most one pending event at a time, so the event heap holds frames.
+
+/** What a frame waits for. */
+export const NONE = 0;
+/** A backend call answers. */
+export const DONE = 1;
+/** A time limiter gives up. */
+export const TIMEOUT = 2;
+/** A retry's wait is over. */
+export const WAKE = 3;
+/** A closed-loop user sends its next request. */
+export const ARRIVE = 4;
+
+/** How a layer's call ended, as the layer above sees it. */
+export const C_OK = 0;
+export const C_ERROR = 1;
+export const C_TIMEOUT = 2;
+export const C_REJECTED = 3;
+
+export class Frame {
+  /** Index of the layer (the backend is `layers.length`; the request itself is -1). */
+  layer: number;
+  parent: Frame | null;
+  /** The request this frame works for (itself for a request). */
+  root: Frame;
+  /** The frame running below this one, if any. */
+  child: Frame | null = null;
+  /** Request: the phase it arrived in; its index; its closed-loop user (-1: open loop); its trace entry (-1: none). */
+  phase = 0;
+  index = 0;
+  user = -1;
+  traceIndex = -1;
+  usedTrace = false;
+  /** Retry: the attempt running; the wait it took last. */
+  attempt = 0;
+  previousWaitMs = 0;
+  /** Breaker: when the call was permitted. Backend: the outcome it will answer with. */
+  startedAt = 0;
+  code = C_OK;
+  /** A time limiter above cancelled this frame's call: no more retries. */
+  aborted = false;
+  /** The frame has given its outcome to its parent (a time limiter that timed out, too). */
+  settled = false;
+  // The pending event: when, in which order among equal times, what, and where in the heap.
+  due = 0;
+  seq = 0;
+  event = NONE;
+  heapIndex = -1;
+
+  constructor(layer: number, parent: Frame | null, root: Frame | null) {
+    this.layer = layer;
+    this.parent = parent;
+    this.root = root ?? this;
+    if (root !== null) this.phase = root.phase;
+  }
+}
+
+/** A binary min-heap of frames on (due, seq), with removal of any frame (a cancelled time-out). */
+export class FrameHeap {
+  readonly #heap: Frame[] = [];
+  #seq = 0;
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  peek(): Frame | undefined {
+    return this.#heap[0];
+  }
+
+  push(frame: Frame, due: number, event: number): void {
+    frame.due = due;
+    frame.event = event;
+    frame.seq = this.#seq++;
+    frame.heapIndex = this.#heap.length;
+    this.#heap.push(frame);
+    this.#up(frame.heapIndex);
+  }
+
+  /** Takes the frame out of the heap (its event will not happen); a frame not in it is ignored. */
+  remove(frame: Frame): void {
+    const i = frame.heapIndex;
+    frame.event = NONE;
+    if (i < 0) return;
+    const heap = this.#heap;
+    const last = heap.pop()!;
+    frame.heapIndex = -1;
+    if (last !== frame) {
+      heap[i] = last;
+      last.heapIndex = i;
+      this.#down(i);
+      this.#up(last.heapIndex);
+    }
+  }
+
+  /** Takes the first frame out; its `event` still says what it was waiting for. */
+  pop(): Frame {
+    const top = this.#heap[0]!;
+    const event = top.event;
+    this.remove(top);
+    top.event = event;
+    return top;
+  }
+
+  #less(a: Frame, b: Frame): boolean {
+    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  }
+
+  #up(i: number): void {
+    const heap = this.#heap;
+    const frame = heap[i]!;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const parent = heap[p]!;
+      if (!this.#less(frame, parent)) break;
+      heap[i] = parent;
+      parent.heapIndex = i;
+      i = p;
+    }
+    heap[i] = frame;
+    frame.heapIndex = i;
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    const n = heap.length;
+    const frame = heap[i]!;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && this.#less(heap[r]!, heap[l]!) ? r : l;
+      const child = heap[c]!;
+      if (!this.#less(child, frame)) break;
+      heap[i] = child;
+      child.heapIndex = i;
+      i = c;
+    }
+    heap[i] = frame;
+    frame.heapIndex = i;
+  }
+}

@@ -1,0 +1,59 @@
+import { CircuitBreaker } from '@breakwater/circuit-breaker';
+import type { Clock } from '@breakwater/core';
+import { Retry } from '@breakwater/retry';
+import { fromConfig } from '@breakwater/spring-config';
+import { TimeLimiter } from '@breakwater/time-limiter';
+import type { LayerSpec, PipelineSpec } from './scenario.js';
+
+/** A pipeline's layers made of real Breakwater components on the run's clock, outermost first. */
+export type BuiltLayer =
+  | { readonly kind: 'retry'; readonly retry: Retry }
+  | { readonly kind: 'circuitBreaker'; readonly breaker: CircuitBreaker }
+  | { readonly kind: 'timeLimiter'; readonly timeLimiter: TimeLimiter };
+
+/** The sections of a Spring `resilience4j:` block the simulator runs, in Resilience4j's aspect order (Retry outermost). */
+const SPRING_ORDER = [
+  ['retry', 'retry'],
+  ['circuitbreaker', 'circuitBreaker'],
+  ['timelimiter', 'timeLimiter'],
+] as const;
+
+/** Spring's relaxed form of a key: `circuit-breaker`, `circuitBreaker` and `circuitbreaker` are one. */
+export const relaxed = (key: string): string => key.replace(/[-_]/g, '').toLowerCase();
+
+/** One layer written as options. */
+export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: () => number): BuiltLayer {
+  switch (spec.kind) {
+    case 'retry':
+      return { kind: 'retry', retry: new Retry(name, { ...spec.options, clock, random }) };
+    case 'circuitBreaker':
+      return { kind: 'circuitBreaker', breaker: new CircuitBreaker(name, { ...spec.options, clock }) };
+    case 'timeLimiter':
+      return { kind: 'timeLimiter', timeLimiter: new TimeLimiter(name, { ...spec.options, clock }) };
+  }
+}
+
+/**
+ * Builds a pipeline's components on `clock`. A Spring block goes through `fromConfig` (the
+ * config loader) and takes the named instance of each section it has: Retry → CircuitBreaker →
+ * TimeLimiter, the order of Resilience4j's Spring aspects.
+ */
+export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => number): BuiltLayer[] {
+  if (spec.kind === 'layers') return spec.layers.map((layer) => buildLayer(layer, spec.name, clock, random));
+  const registries = fromConfig({ resilience4j: spec.resilience4j }, { clock });
+  const present = new Set(Object.keys(spec.resilience4j as object).map(relaxed));
+  const layers: BuiltLayer[] = [];
+  for (const [section, kind] of SPRING_ORDER) {
+    if (!present.has(section)) continue;
+    if (kind === 'retry') layers.push({ kind, retry: registries.retry.get(spec.instance) });
+    else if (kind === 'circuitBreaker') layers.push({ kind, breaker: registries.circuitBreaker.get(spec.instance) });
+    else layers.push({ kind, timeLimiter: registries.timeLimiter.get(spec.instance) });
+  }
+  return layers;
+}
+
+/** The pipeline's circuit breaker (the outermost one, when there are several). */
+export function breakerOf(layers: readonly BuiltLayer[]): CircuitBreaker | undefined {
+  for (const layer of layers) if (layer.kind === 'circuitBreaker') return layer.breaker;
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import type { CircuitBreaker } from '@breakwater/circuit-breaker';
+import type { TimeSeries } from './report.js';
+
+/**
+ * The run over time, added up bucket by bucket as it goes (a few numbers per bucket, never a
+ * record per request). The breaker's rates, window and state are read at each bucket's end.
+ */
+export class SeriesRecorder {
+  requests = 0;
+  rejected = 0;
+  failed = 0;
+  /** End of the current bucket, ms. */
+  nextEnd: number;
+  readonly #t: number[] = [];
+  readonly #requests: number[] = [];
+  readonly #rejected: number[] = [];
+  readonly #failed: number[] = [];
+  readonly #failureRate: (number | null)[] = [];
+  readonly #slowCallRate: (number | null)[] = [];
+  readonly #windowFill: number[] = [];
+  readonly #state: string[] = [];
+  readonly #perSecond: number;
+
+  constructor(
+    readonly bucketMs: number,
+    readonly breaker: CircuitBreaker | undefined,
+  ) {
+    this.nextEnd = bucketMs;
+    this.#perSecond = 1000 / bucketMs;
+  }
+
+  /** Closes the current bucket (the clock reads its end) and opens the next. */
+  close(): void {
+    const start = this.nextEnd - this.bucketMs;
+    this.#t.push(start);
+    this.#requests.push(this.requests * this.#perSecond);
+    this.#rejected.push(this.rejected * this.#perSecond);
+    this.#failed.push(this.failed * this.#perSecond);
+    this.requests = this.rejected = this.failed = 0;
+    const breaker = this.breaker;
+    if (breaker === undefined) {
+      this.#failureRate.push(null);
+      this.#slowCallRate.push(null);
+      this.#windowFill.push(0);
+      this.#state.push('NONE');
+    } else {
+      const m = breaker.metrics;
+      const c = breaker.config;
+      this.#failureRate.push(m.failureRate < 0 ? null : m.failureRate);
+      this.#slowCallRate.push(m.slowCallRate < 0 ? null : m.slowCallRate);
+      // COUNT_BASED: calls over the ring's size; TIME_BASED: calls over the minimum that makes the rates count.
+      const size = c.slidingWindowType === 'COUNT_BASED' ? c.slidingWindowSize : c.minimumNumberOfCalls;
+      this.#windowFill.push(Math.min(1, m.numberOfBufferedCalls / size));
+      this.#state.push(breaker.state);
+    }
+    this.nextEnd += this.bucketMs;
+  }
+
+  /** The series of every closed bucket. */
+  result(): TimeSeries {
+    return {
+      bucketMs: this.bucketMs,
+      t: this.#t,
+      requestsPerSecond: this.#requests,
+      rejectedPerSecond: this.#rejected,
+      failedPerSecond: this.#failed,
+      failureRate: this.#failureRate,
+      slowCallRate: this.#slowCallRate,
+      windowFill: this.#windowFill,
+      state: this.#state,
+    };
+  }
+}
+
+const NICE = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
+
+/** The default bucket: the smallest round width that keeps the series within about 300 points (at least 100 ms). */
+export function defaultBucketMs(durationMs: number): number {
+  const wanted = Math.max(100, durationMs / 300);
+  return NICE.find((n) => n >= wanted) ?? Math.ceil(wanted / 3_600_000) * 3_600_000;
+}

@@ -1,0 +1,126 @@
+import { VirtualClock } from '@breakwater/core';
+import { freezeCounts } from './counts.js';
+import { runEngine, type RunObserver } from './engine.js';
+import { breakerOf, buildPipeline, type BuiltLayer } from './pipeline.js';
+import { seededRandom } from './random.js';
+import { rank } from './ranking.js';
+import type { ConfigurationResult, SimulationReport } from './report.js';
+import type { PipelineSpec, Scenario, Traffic } from './scenario.js';
+import { defaultBucketMs } from './series.js';
+
+/** Options of {@link simulate} and {@link runConfiguration}. */
+export interface SimulateOptions {
+  /** Hooks into each run: the pipeline's components once built, each request's end, each state change. */
+  readonly observer?: (pipeline: PipelineSpec, layers: readonly BuiltLayer[]) => RunObserver | undefined;
+  /** Called now and then with the configuration running (0-based), their number, and the simulated time reached. */
+  readonly progress?: (configuration: number, of: number, simulatedMs: number, totalMs: number) => void;
+}
+
+/** The traffic's phases as the report lists them (a trace is one phase named after its file). */
+export function phasesOf(traffic: Traffic): { name: string; startMs: number; endMs: number }[] {
+  if (traffic.kind === 'trace') return [{ name: traffic.name, startMs: 0, endMs: (traffic.entries.at(-1)?.atMs ?? 0) + 1 }];
+  let t = 0;
+  return traffic.phases.map((p) => ({ name: p.name, startMs: t, endMs: (t += p.durationMs) }));
+}
+
+const ARRIVAL_STREAM = 0x5bd1e995;
+
+/**
+ * Runs one pipeline through the scenario's traffic on a fresh VirtualClock. The seed draws the
+ * arrivals (the same for every pipeline) and the backend's answers.
+ *
+ * @example
+ * ```ts
+ * const result = runConfiguration(scenario, scenario.pipelines[0]!);
+ * console.log(result.totals.breakerCallsPerRequest, result.transitions);
+ * ```
+ */
+export function runConfiguration(
+  scenario: Scenario,
+  pipeline: PipelineSpec,
+  options: SimulateOptions & { readonly index?: number; readonly of?: number } = {},
+): ConfigurationResult {
+  const phases = phasesOf(scenario.traffic);
+  const totalMs = phases.at(-1)?.endMs ?? 0;
+  const clock = new VirtualClock();
+  const random = seededRandom(scenario.seed);
+  const layers = buildPipeline(pipeline, clock, random);
+  const progress = options.progress;
+  const run = runEngine(scenario.traffic, layers, {
+    clock,
+    random,
+    arrivalRandom: seededRandom(scenario.seed ^ ARRIVAL_STREAM),
+    bucketMs: scenario.bucketMs ?? defaultBucketMs(totalMs),
+    observer: options.observer?.(pipeline, layers),
+    progress: progress && ((ms) => progress(options.index ?? 0, options.of ?? 1, ms, totalMs)),
+  });
+  const breaker = breakerOf(layers);
+  const opened = run.transitions.findIndex((t) => t.to === 'OPEN');
+  const openedAt = opened < 0 ? null : run.transitions[opened]!.atMs;
+  const closedAt = opened < 0 ? undefined : run.transitions.slice(opened).find((t) => t.to === 'CLOSED')?.atMs;
+  return {
+    name: pipeline.name,
+    settings: settingsOf(pipeline, layers),
+    thresholds: {
+      failureRateThreshold: breaker?.config.failureRateThreshold ?? 100,
+      slowCallRateThreshold: breaker?.config.slowCallRateThreshold ?? 100,
+    },
+    totals: freezeCounts(run.tallies),
+    phases: run.tallies.map((t, i) => ({ name: phases[i]!.name, ...freezeCounts([t]) })),
+    transitions: run.transitions,
+    timeToOpenMs: openedAt,
+    timeToRecoverMs: openedAt === null || closedAt === undefined ? null : closedAt - openedAt,
+    series: run.series,
+  };
+}
+
+/** What tells a configuration apart: a sweep's values, else the main options of its components. */
+function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Record<string, string | number | boolean> {
+  if (pipeline.kind === 'layers' && pipeline.settings !== undefined) return { ...pipeline.settings };
+  const settings: Record<string, string | number | boolean> = {};
+  for (const layer of layers) {
+    if (layer.kind === 'retry') settings['maxAttempts'] = layer.retry.config.maxAttempts;
+    else if (layer.kind === 'timeLimiter') settings['timeoutDuration'] = layer.timeLimiter.config.timeoutDuration;
+    else {
+      const c = layer.breaker.config;
+      Object.assign(settings, {
+        slidingWindowType: c.slidingWindowType,
+        slidingWindowSize: c.slidingWindowSize,
+        minimumNumberOfCalls: c.minimumNumberOfCalls,
+        failureRateThreshold: c.failureRateThreshold,
+        slowCallRateThreshold: c.slowCallRateThreshold,
+        slowCallDurationThreshold: c.slowCallDurationThreshold,
+        waitDurationInOpenState: c.waitDurationInOpenState,
+      });
+    }
+  }
+  return settings;
+}
+
+/**
+ * Runs every pipeline of the scenario and ranks them (see `rank`): the report every output is
+ * rendered from. Deterministic: the same scenario and seed give the same report.
+ *
+ * @example
+ * ```ts
+ * const scenario = parseScenarioFile('examples/scenarios/retry-vs-breaker.yml');
+ * const report = simulate(scenario);
+ * console.log(renderTable(report));
+ * ```
+ */
+export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationReport {
+  const phases = phasesOf(scenario.traffic);
+  const of = scenario.pipelines.length;
+  const configurations = scenario.pipelines.map((p, index) => runConfiguration(scenario, p, { ...options, index, of }));
+  return {
+    scenario: {
+      name: scenario.name,
+      ...(scenario.file === undefined ? {} : { file: scenario.file }),
+      seed: scenario.seed,
+      durationMs: phases.at(-1)?.endMs ?? 0,
+      phases,
+    },
+    configurations,
+    ranking: configurations.length > 1 ? rank(configurations) : [],
+  };
+}
