@@ -1,0 +1,90 @@
+import { CircuitBreaker, type CircuitBreakerConfig, type CircuitBreakerStateName } from '@breakwater/circuit-breaker';
+import { createClient } from 'redis';
+import { RedisBreakerSync } from './redis-breaker-sync.js';
+import type { RedisBreakerSyncEvents } from './events.js';
+import type { RedisBreakerSyncOptions } from './config.js';
+
+// Helpers of the breaker-sync tests (never exported by the package): an instance (two connections,
+// a sync), breakers with short waits, and waits on events bounded in time (no sleeps).
+
+/** A breaker that opens after 2 failures of 2 calls, waits 300 ms in OPEN, closes after 1 good trial call. */
+export const FAST: CircuitBreakerConfig = {
+  slidingWindowSize: 2,
+  minimumNumberOfCalls: 2,
+  failureRateThreshold: 50,
+  waitDurationInOpenState: 300,
+  permittedNumberOfCallsInHalfOpenState: 1,
+};
+
+export interface Instance {
+  readonly sync: RedisBreakerSync;
+  close(): Promise<void>;
+}
+
+/** A sync on two fresh connections to `url`, created silently (a test's own client error listener). */
+export async function instance(url: string, options: Partial<RedisBreakerSyncOptions> = {}): Promise<Instance> {
+  const client = createClient({ url, socket: { reconnectStrategy: () => 50 } });
+  client.on('error', () => {});
+  await client.connect();
+  const subscriber = client.duplicate();
+  subscriber.on('error', () => {});
+  await subscriber.connect();
+  const sync = new RedisBreakerSync({ client, subscriber, trialLease: 300, ...options });
+  return {
+    sync,
+    async close() {
+      await sync.close();
+      client.destroy();
+      subscriber.destroy();
+    },
+  };
+}
+
+let serial = 0;
+/** A breaker name no other test uses (names are fleet-wide). */
+export function uniqueName(prefix: string): string {
+  return `${prefix} {${process.pid}-${++serial}} é`;
+}
+
+/** Records two failures: a FAST breaker opens (cause 'failure_rate'). */
+export async function fail(breaker: CircuitBreaker, times = 2): Promise<void> {
+  for (let i = 0; i < times; i++) await breaker.execute(() => Promise.reject(new Error('down'))).catch(() => {});
+}
+
+/** Resolves with the first `type` event of `sync` that `match` accepts; rejects after `ms`. */
+export function nextEvent<K extends keyof RedisBreakerSyncEvents & string>(
+  sync: RedisBreakerSync,
+  type: K,
+  match: (e: RedisBreakerSyncEvents[K]) => boolean = () => true,
+  ms = 2000,
+): Promise<RedisBreakerSyncEvents[K]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no ${type} event within ${ms} ms`));
+    }, ms);
+    const off = sync.on(type, (e) => {
+      if (!match(e as RedisBreakerSyncEvents[K])) return;
+      clearTimeout(timer);
+      off();
+      resolve(e as RedisBreakerSyncEvents[K]);
+    });
+  });
+}
+
+/** Resolves with the cause once `breaker` moves to `to` (at once if it is there); rejects after `ms`. */
+export function reaches(breaker: CircuitBreaker, to: CircuitBreakerStateName, ms = 2000): Promise<string> {
+  if (breaker.state === to) return Promise.resolve('already');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`${breaker.name} did not reach ${to} within ${ms} ms (is ${breaker.state})`));
+    }, ms);
+    const off = breaker.on('stateTransition', (e) => {
+      if (e.to !== to) return;
+      clearTimeout(timer);
+      off();
+      resolve(e.cause);
+    });
+  });
+}
