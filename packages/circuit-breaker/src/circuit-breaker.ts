@@ -27,6 +27,8 @@ import type { CircuitBreakerMetrics } from './metrics.js';
 import { ignore, recordError, recordSuccess, recordValue } from './recording.js';
 import { API_PERMIT, CircuitStateMachine, type Permit } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';
+import { restoreInto, type RestoreOptions } from './restore.js';
+import { readWallClock, takeSnapshot, type CircuitBreakerSnapshot, type SnapshotOptions } from './snapshot.js';
 
 // The public API and the call plumbing: `execute` takes a permission, runs `fn`, times it and
 // records how it ended. The states (permission, what a recorded call does, each state's making)
@@ -62,6 +64,31 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     return new CircuitBreaker(name, config);
   }
 
+  /**
+   * A new breaker, `new CircuitBreaker(name, config)`, that resumes from `snapshot` (taken by
+   * {@link snapshot}, possibly in another process and read back from a store as JSON): its state,
+   * opening attempt, deadlines (time spent in the store counts) and metrics. The snapshot is
+   * checked (a bad field is a `TypeError` or `RangeError` naming it); one whose window does not
+   * fit `config` is refused, unless `{ stateOnly: true }` asks for the state and attempt alone.
+   * Publishes nothing; `config.initialState` is overridden by the snapshot's state.
+   *
+   * @example
+   * ```ts
+   * const stored = await redis.get('breaker:pg');
+   * const breaker = stored ? CircuitBreaker.restore('pg', config, JSON.parse(stored)) : new CircuitBreaker('pg', config);
+   * ```
+   */
+  static restore(name: string, config: CircuitBreakerConfig | undefined, snapshot: unknown, options?: RestoreOptions): CircuitBreaker {
+    const breaker = new CircuitBreaker(name, config);
+    try {
+      restoreInto(breaker.#machine, snapshot, options);
+    } catch (error) {
+      breaker.#machine.reset(); // clears a timer the initial state may have set
+      throw error;
+    }
+    return breaker;
+  }
+
   constructor(
     readonly name: string,
     config?: CircuitBreakerConfig,
@@ -84,6 +111,20 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   /** A fresh snapshot of the current state's metrics, with a time window moved to now. */
   get metrics(): CircuitBreakerMetrics {
     return this.#machine.state.metrics.snapshot(this.#clock.now());
+  }
+
+  /**
+   * The breaker's state as a plain, JSON-safe, versioned object ({@link CircuitBreakerSnapshot}) for
+   * {@link CircuitBreaker.restore}; times in it are wall-clock times read from `options.wallClock`
+   * (default `Date.now`). Changes nothing but moving a time window to now, as reading `metrics` does.
+   *
+   * @example
+   * ```ts
+   * await redis.set('breaker:pg', JSON.stringify(breaker.snapshot()));
+   * ```
+   */
+  snapshot(options?: SnapshotOptions): CircuitBreakerSnapshot {
+    return takeSnapshot(this.#machine, readWallClock(this.#source, 'snapshot(options)', options));
   }
 
   /** Subscribes to one event type (an unknown one is a `TypeError`), or to all with `'*'`; returns the unsubscribe function. */

@@ -79,6 +79,8 @@ export class StateMetrics {
   constructor(
     readonly window: SlidingWindow,
     readonly thresholds: Thresholds,
+    /** Whether these are HALF_OPEN's trial metrics (an OPEN keeps them after failed trials). */
+    readonly trials = false,
   ) {}
 
   /** Records an outcome and returns the verdict on the window after it. */
@@ -133,5 +135,5 @@ export function closedMetrics(s: WindowSettings, now: number): StateMetrics {
  * `min(minimumNumberOfCalls, permitted)` are recorded.
  */
 export function halfOpenMetrics(s: WindowSettings, permitted: number): StateMetrics {
-  return new StateMetrics(new CountWindow(permitted), { ...s, minimumNumberOfCalls: Math.min(s.minimumNumberOfCalls, permitted) });
+  return new StateMetrics(new CountWindow(permitted), { ...s, minimumNumberOfCalls: Math.min(s.minimumNumberOfCalls, permitted) }, true);
 }

@@ -180,9 +180,13 @@ export class CircuitStateMachine {
 
   #buildOpen(metrics: StateMetrics, attempt: number, waitMs: number | undefined): OpenState {
     // The wait function is contained (a throw or a bad wait keeps the previous one): nothing here throws from a timer.
-    const now = this.clock.now();
     const wait = waitMs ?? this.config.waitInOpenState(attempt);
-    const state: OpenState = { kind: 'OPEN', deadline: now + wait, attempt, metrics, timer: undefined };
+    return this.openState(metrics, attempt, this.clock.now() + wait, wait);
+  }
+
+  /** An OPEN state until the clock time `deadline` (`wait` from now), with its automatic timer if configured; also how a snapshot is restored. */
+  openState(metrics: StateMetrics, attempt: number, deadline: number, wait = deadline - this.clock.now()): OpenState {
+    const state: OpenState = { kind: 'OPEN', deadline, attempt, metrics, timer: undefined };
     if (this.config.automaticTransitionFromOpenToHalfOpenEnabled) {
       state.timer = this.clock.setTimeout(() => {
         state.timer = undefined;
@@ -237,12 +241,22 @@ export class CircuitStateMachine {
   #buildHalfOpen(attempt: number): HalfOpenState {
     const config = this.config;
     const permitted = config.permittedNumberOfCallsInHalfOpenState;
-    const state: HalfOpenState = { kind: 'HALF_OPEN', attempt, metrics: halfOpenMetrics(config, permitted), available: permitted, apiHeld: 0, timer: undefined };
-    if (config.maxWaitDurationInHalfOpenState > 0) {
+    const maxWait = config.maxWaitDurationInHalfOpenState;
+    return this.halfOpenState(attempt, halfOpenMetrics(config, permitted), permitted, maxWait > 0 ? this.clock.now() + maxWait : Infinity, maxWait);
+  }
+
+  /**
+   * A HALF_OPEN state with `available` permits, forced out at the clock time `deadline` (a timer,
+   * unless `Infinity` or `maxWaitDurationInHalfOpenState` is off); also how a snapshot is restored.
+   */
+  halfOpenState(attempt: number, metrics: StateMetrics, available: number, deadline: number, wait = deadline - this.clock.now()): HalfOpenState {
+    const config = this.config;
+    const state: HalfOpenState = { kind: 'HALF_OPEN', attempt, metrics, available, apiHeld: 0, deadline, timer: undefined };
+    if (config.maxWaitDurationInHalfOpenState > 0 && deadline !== Infinity) {
       state.timer = this.clock.setTimeout(() => {
         state.timer = undefined;
         if (this.state === state) this.transition(config.transitionToStateAfterWaitDuration, 'wait_elapsed');
-      }, config.maxWaitDurationInHalfOpenState);
+      }, wait);
     }
     return state;
   }
@@ -301,6 +315,11 @@ export class CircuitStateMachine {
     if (this.events.wants('stateTransition')) this.events.emit('stateTransition', { from, to, cause });
   }
 
+  /** Replaces the current state by `state` (a restored one) without a transition or an event. */
+  adopt(state: BreakerState): void {
+    this.#leave(this.state);
+    this.state = state;
+  }
 
   /** Clears the timer of the state being left (OPEN's automatic move, HALF_OPEN's maximum wait). */
   #leave(state: BreakerState): void {

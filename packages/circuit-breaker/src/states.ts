@@ -80,6 +80,8 @@ export interface HalfOpenState {
   available: number;
   /** Permits handed out by `tryAcquirePermission` / `acquirePermission` and neither recorded nor released. */
   apiHeld: number;
+  /** When `maxWaitDurationInHalfOpenState` forces it out (a clock time); `Infinity` without that option. */
+  readonly deadline: number;
   /** The timer of `maxWaitDurationInHalfOpenState`, if set. */
   timer: TimerHandle | undefined;
 }

@@ -16,10 +16,16 @@ export function expectNoLeakedTimers(): void {
   expect(leaks.filter((n) => n > 0)).toEqual([]);
 }
 
+/** A fresh VirtualClock at `start` that {@link expectNoLeakedTimers} checks. */
+export function trackedClock(start = 0): VirtualClock {
+  const clock = new VirtualClock(start);
+  clocks.push(clock);
+  return clock;
+}
+
 /** A breaker on a fresh VirtualClock, and every event it publishes, in order. */
 export function breakerOnClock(config: CircuitBreakerConfig = {}, name = 'test') {
-  const clock = new VirtualClock();
-  clocks.push(clock);
+  const clock = trackedClock();
   const breaker = new CircuitBreaker(name, { ...config, clock });
   const events: string[] = [];
   breaker.on('*', (e) => {

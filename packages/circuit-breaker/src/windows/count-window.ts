@@ -44,6 +44,27 @@ export class CountWindow implements SlidingWindow {
     return this;
   }
 
+  /**
+   * The calls the window holds, oldest first (what a snapshot keeps; recording them in this order
+   * into a fresh window of the same size rebuilds this one).
+   *
+   * @example
+   * ```ts
+   * const copy = new CountWindow(w.size);
+   * for (const o of w.outcomes()) copy.record(o);
+   * ```
+   */
+  outcomes(): Outcome[] {
+    const ring = this.#ring;
+    const start = this.calls === this.size ? this.#next : 0;
+    const out: Outcome[] = new Array<Outcome>(this.calls);
+    for (let k = 0; k < this.calls; k++) {
+      const i = start + k;
+      out[k] = ring[i < this.size ? i : i - this.size] as Outcome;
+    }
+    return out;
+  }
+
   /** Adds `delta` to the totals `outcome` counts in (1 as a call comes in, −1 as it is overwritten). */
   #count(outcome: number, delta: 1 | -1): void {
     if (outcome & ERROR_BIT) this.failed += delta;

@@ -9,6 +9,19 @@ const SLOW_FAILED = 3;
 const FIELDS = 4;
 
 /**
+ * The counts of one second of a {@link TimeWindow}.
+ *
+ * @example
+ * ```ts
+ * const bucket: TimeBucket = { second: 1_764_619, calls: 3, failed: 1, slow: 0, slowFailed: 0 };
+ * ```
+ */
+export interface TimeBucket extends WindowTotals {
+  /** `floor(clock time / 1000)` of the second the bucket stands for. */
+  readonly second: number;
+}
+
+/**
  * TIME_BASED: `size` one-second buckets keyed by `floor(now / 1000)`. The window is the current
  * second and the `size − 1` before it, so a call counts for between `size − 1` and `size`
  * seconds. Every record and every read first moves the window to `now`, clearing
@@ -83,6 +96,53 @@ export class TimeWindow implements SlidingWindow {
     this.#second = second;
     this.#head = this.#offset(second);
     return this;
+  }
+
+  /**
+   * The buckets holding calls once the window is moved to `now`, oldest first, each with the
+   * second it stands for (`floor(clock time / 1000)`): what a snapshot keeps.
+   *
+   * @example
+   * ```ts
+   * for (const b of w.buckets(clock.now())) console.log(b.second, b.calls, b.failed);
+   * ```
+   */
+  buckets(now: number): TimeBucket[] {
+    this.at(now);
+    const out: TimeBucket[] = [];
+    const buckets = this.#buckets;
+    for (let s = this.#second - this.size + 1; s <= this.#second; s++) {
+      const b = this.#offset(s);
+      if (buckets[b + CALLS] === 0) continue;
+      out.push({ second: s, calls: buckets[b + CALLS]!, failed: buckets[b + FAILED]!, slow: buckets[b + SLOW]!, slowFailed: buckets[b + SLOW_FAILED]! });
+    }
+    return out;
+  }
+
+  /**
+   * Adds the counts of a bucket of `bucket.second` (how a snapshot is restored). A second the
+   * window does not hold (older than its `size` seconds, or after the one it has moved to) is
+   * ignored; the counts must be consistent (`slowFailed <= failed, slow <= calls`).
+   *
+   * @example
+   * ```ts
+   * const copy = new TimeWindow(w.size, clock.now());
+   * for (const b of w.buckets(clock.now())) copy.addBucket(b);
+   * ```
+   */
+  addBucket(bucket: TimeBucket): void {
+    const s = bucket.second;
+    if (!(s <= this.#second && s > this.#second - this.size)) return;
+    const b = this.#offset(s);
+    const buckets = this.#buckets;
+    buckets[b + CALLS]! += bucket.calls;
+    buckets[b + FAILED]! += bucket.failed;
+    buckets[b + SLOW]! += bucket.slow;
+    buckets[b + SLOW_FAILED]! += bucket.slowFailed;
+    this.calls += bucket.calls;
+    this.failed += bucket.failed;
+    this.slow += bucket.slow;
+    this.slowFailed += bucket.slowFailed;
   }
 
   /** The offset of second `s`'s bucket (seconds before the clock's origin included). */
