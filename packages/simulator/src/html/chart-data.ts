@@ -1,0 +1,136 @@
+// The report's time series as the page's chart script reads them (the JSON block): one x axis in
+// seconds shared by every configuration, states as indexes into one list, values rounded.
+import type { ConfigurationResult, SimulationReport, TimeSeries } from '../report.js';
+
+/** One configuration's series, aligned on {@link ChartData.x}. */
+export interface ChartConfiguration {
+  readonly name: string;
+  readonly color: string;
+  readonly failureRateThreshold: number;
+  readonly slowCallRateThreshold: number;
+  readonly requests: (number | null)[];
+  readonly rejected: (number | null)[];
+  readonly failed: (number | null)[];
+  readonly failureRate: (number | null)[];
+  readonly slowCallRate: (number | null)[];
+  /** Window fill, % of the window's size. */
+  readonly windowFill: (number | null)[];
+  /** Index into {@link ChartData.states}; null where this configuration has no bucket. */
+  readonly state: (number | null)[];
+}
+
+/** What the page's charts are drawn from. */
+export interface ChartData {
+  /** Bucket starts, simulated seconds (the union over every configuration, ascending). */
+  readonly x: number[];
+  readonly bucketSeconds: number;
+  readonly durationSeconds: number;
+  readonly phases: { readonly name: string; readonly start: number; readonly end: number }[];
+  /** Every state seen, breaker order first (CLOSED, HALF_OPEN, OPEN, …), then any other. */
+  readonly states: string[];
+  /** The colour of each state in the timeline, parallel to {@link ChartData.states}. */
+  readonly stateColors: string[];
+  /** Whether every configuration saw the same requests per second (the same traffic): one series then. */
+  readonly sameRequests: boolean;
+  readonly configurations: ChartConfiguration[];
+}
+
+// The breaker's states in the order the timeline's key lists them, and their colours there.
+const STATE_COLORS: Readonly<Record<string, string>> = {
+  CLOSED: '#4CAF7A',
+  HALF_OPEN: '#F2B33D',
+  OPEN: '#D64545',
+  FORCED_OPEN: '#8E1B1B',
+  METRICS_ONLY: '#6C8EBF',
+  DISABLED: '#A3A3A3',
+};
+const OTHER_STATE_COLOR = '#7E6BA8';
+
+// Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then Tableau).
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7F3C8D', '#3D3D3D', '#A0522D', '#1B9E77'];
+
+/**
+ * The colour of the configuration at `index` (run order), the same in every chart and table.
+ *
+ * @example
+ * ```ts
+ * configurationColor(0); // '#0072B2'
+ * ```
+ */
+export function configurationColor(index: number): string {
+  if (index < PALETTE.length) return PALETTE[index]!;
+  return `hsl(${Math.round((index * 137.508) % 360)}, 60%, 42%)`; // golden-angle hues past the palette
+}
+
+/**
+ * Builds the charts' data from a report.
+ *
+ * @example
+ * ```ts
+ * const data = chartData(report);
+ * data.configurations[0]?.failureRate; // % per bucket, null below the minimum number of calls
+ * ```
+ */
+export function chartData(report: SimulationReport): ChartData {
+  const configs = report.configurations;
+  const x = unionOfBucketStarts(configs.map((c) => c.series));
+  const states = stateList(configs);
+  const stateIndex = new Map(states.map((s, i) => [s, i]));
+  const position = new Map(x.map((t, i) => [t, i]));
+  const aligned = <T>(series: TimeSeries, values: readonly T[], map: (v: T) => number | null): (number | null)[] => {
+    const out: (number | null)[] = new Array<number | null>(x.length).fill(null);
+    series.t.forEach((t, i) => {
+      const at = position.get(t / 1000);
+      if (at !== undefined && i < values.length) out[at] = map(values[i] as T);
+    });
+    return out;
+  };
+  const configurations = configs.map((c, i): ChartConfiguration => {
+    const s = c.series;
+    return {
+      name: c.name,
+      color: configurationColor(i),
+      failureRateThreshold: c.thresholds.failureRateThreshold,
+      slowCallRateThreshold: c.thresholds.slowCallRateThreshold,
+      requests: aligned(s, s.requestsPerSecond, round),
+      rejected: aligned(s, s.rejectedPerSecond, round),
+      failed: aligned(s, s.failedPerSecond, round),
+      failureRate: aligned(s, s.failureRate, roundOrNull),
+      slowCallRate: aligned(s, s.slowCallRate, roundOrNull),
+      windowFill: aligned(s, s.windowFill, (v) => round(v * 100)),
+      state: aligned(s, s.state, (v) => stateIndex.get(v) ?? null),
+    };
+  });
+  const first = configurations[0];
+  return {
+    x,
+    bucketSeconds: (configs[0]?.series.bucketMs ?? 1000) / 1000,
+    durationSeconds: report.scenario.durationMs / 1000,
+    phases: report.scenario.phases.map((p) => ({ name: p.name, start: p.startMs / 1000, end: p.endMs / 1000 })),
+    states,
+    stateColors: states.map((s) => STATE_COLORS[s] ?? OTHER_STATE_COLOR),
+    sameRequests: configurations.every((c) => c.requests.every((v, i) => v === first?.requests[i])),
+    configurations,
+  };
+}
+
+function unionOfBucketStarts(all: readonly TimeSeries[]): number[] {
+  const first = all[0]?.t ?? [];
+  const same = all.every((s) => s.t.length === first.length && s.t.every((t, i) => t === first[i]));
+  const starts = same ? first : [...new Set(all.flatMap((s) => s.t))].sort((a, b) => a - b);
+  return starts.map((t) => t / 1000);
+}
+
+function stateList(configs: readonly ConfigurationResult[]): string[] {
+  const seen = new Set(configs.flatMap((c) => [...c.series.state, ...c.transitions.flatMap((s) => [s.from, s.to])]));
+  const known = Object.keys(STATE_COLORS).filter((s) => seen.has(s));
+  return [...known, ...[...seen].filter((s) => !known.includes(s)).sort()];
+}
+
+function round(v: number): number | null {
+  return Number.isFinite(v) ? Math.round(v * 100) / 100 : null;
+}
+
+function roundOrNull(v: number | null): number | null {
+  return v === null ? null : round(v);
+}

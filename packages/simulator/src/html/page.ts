@@ -1,0 +1,118 @@
+// The page template: one self-contained HTML document. Its Content-Security-Policy forbids every
+// network fetch (default-src 'none'); the only code is inline (uPlot and the chart script), the
+// only styles inline, images only data: URLs. The data sits in a JSON block that the chart
+// script parses.
+import type { SimulationReport } from '../report.js';
+import type { ChartData } from './chart-data.js';
+import { CHART_SCRIPT } from './chart-script.js';
+import { escapeHtml as e, inlineScript, inlineStyle, jsonForScript } from './escape.js';
+import { configurationHtml, formatMs, rankingHtml, summaryHtml } from './tables.js';
+import type { UplotAssets } from './uplot-assets.js';
+
+/** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+const PAGE_CSS = `
+:root { color-scheme: light; --ink: #1f2328; --muted: #5f6670; --line: #d8dde3; --band: #f5f7f9; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
+main { max-width: 1180px; margin: 0 auto; padding: 20px 24px 48px; }
+h1 { font-size: 22px; margin: 0 0 4px; overflow-wrap: anywhere; }
+h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 16px; margin: 24px 0 6px; overflow-wrap: anywhere; }
+h4 { font-size: 14px; margin: 14px 0 6px; }
+.meta, .note, .settings { color: var(--muted); }
+.settings { font-size: 12px; font-weight: normal; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 10px; text-align: right; border-bottom: 1px solid var(--line); vertical-align: top; }
+th[scope=row], thead th:first-child { text-align: left; max-width: 340px; overflow-wrap: anywhere; }
+thead th { background: var(--band); font-weight: 600; white-space: nowrap; }
+td small { color: var(--muted); }
+tr.total th, tr.total td { font-weight: 600; }
+table.changes td { text-align: left; }
+.state { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
+figure { margin: 18px 0 8px; }
+figcaption { font-weight: 600; margin-bottom: 2px; }
+figcaption span { font-weight: normal; color: var(--muted); }
+.chart { width: 100%; min-height: 120px; }
+.uplot { width: 100%; }
+.u-legend { font-size: 12px; }
+.key { color: var(--muted); font-size: 12px; }
+.key span { margin-right: 14px; white-space: nowrap; }
+ol li { margin: 2px 0; overflow-wrap: anywhere; }
+footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+`;
+
+// Each chart: its container's data-chart name, its title and what it shows.
+const CHARTS: readonly (readonly [string, string, string])[] = [
+  ['timeline', 'Breaker state', 'one lane per configuration, coloured by the state the breaker was in'],
+  ['failure-rate', 'Failure rate against its threshold', "the breaker's window at the end of each bucket, % (a gap: fewer calls than the minimum)"],
+  ['slow-call-rate', 'Slow-call rate against its threshold', "the breaker's window at the end of each bucket, %"],
+  ['rejected', 'Rejections per second', 'requests refused without reaching the backend, against the requests that arrived (grey)'],
+  ['failed', 'Failures per second', 'requests that ended with an error or a time-out, against the requests that arrived (grey)'],
+  ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (the rates count only once it holds the minimum)"],
+];
+
+function stateKey(data: ChartData): string {
+  const items = data.states.map((s, i) => `<span><span class="swatch" style="background:${data.stateColors[i]}"></span>${e(s)}</span>`);
+  return `<div class="key">${items.join('')}</div>`;
+}
+
+function charts(data: ChartData): string {
+  const figures = CHARTS.map(
+    ([id, title, caption]) =>
+      `<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' ? stateKey(data) : ''}<div class="chart" data-chart="${id}"></div></figure>`,
+  );
+  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${figures.join('\n')}</section>`;
+}
+
+function header(report: SimulationReport): string {
+  const s = report.scenario;
+  const phases = s.phases.map((p) => `${e(p.name)} (${formatMs(p.startMs)} – ${formatMs(p.endMs)})`).join(', ');
+  const file = s.file === undefined ? '' : ` · file <code>${e(s.file)}</code>`;
+  return `<header><h1>${e(s.name)}</h1>
+<p class="meta">Breakwater simulation · ${formatMs(s.durationMs)} of simulated traffic · seed ${e(String(s.seed))}${file} · ${report.configurations.length} configuration${report.configurations.length === 1 ? '' : 's'}</p>
+<p class="meta">Phases: ${phases === '' ? '—' : phases}</p></header>`;
+}
+
+/**
+ * Assembles the page from the report, its chart data and uPlot's assets.
+ *
+ * @example
+ * ```ts
+ * const html = page(report, chartData(report), uplotAssets());
+ * ```
+ */
+export function page(report: SimulationReport, data: ChartData, uplot: UplotAssets): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="@breakwater/simulator">
+<title>${e(report.scenario.name)} · Breakwater simulation</title>
+<style>${inlineStyle(uplot.css)}</style>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<main>
+${header(report)}
+${rankingHtml(report)}
+${summaryHtml(report)}
+${charts(data)}
+<section id="configurations"><h2>Per configuration</h2>
+${report.configurations.map((c, i) => configurationHtml(c, i)).join('\n')}
+</section>
+<footer>Generated by @breakwater/simulator. Charts drawn with uPlot ${e(uplot.version)} (MIT License), inlined: this page loads nothing from the network.</footer>
+</main>
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script>${inlineScript(uplot.js)}</script>
+<script>${inlineScript(CHART_SCRIPT)}</script>
+</body>
+</html>
+`;
+}
