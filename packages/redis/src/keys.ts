@@ -5,11 +5,16 @@
 //   - two names never give the same key (hex of UTF-8 is injective, and the prefix names the kind);
 //   - nothing of the name is ever interpreted by Redis or by a script (keys go through KEYS[] only).
 
+/** A surrogate that is not half of a pair (what `String.prototype.isWellFormed` looks for; ES2024). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** The prefix of every key @breakwater/redis writes. */
 const ROOT = 'breakwater';
 
 /**
- * The UTF-8 bytes of `name` as lowercase hex: `'pg'` → `'7067'`. Injective, and only `[0-9a-f]`.
+ * The UTF-8 bytes of `name` as lowercase hex: `'pg'` → `'7067'`. Injective: a string that is not
+ * well-formed UTF-16 (a lone surrogate, which UTF-8 cannot carry) is written `u` + the hex of its
+ * UTF-16 code units instead, which no UTF-8 hex can equal.
  *
  * @example
  * ```ts
@@ -17,7 +22,8 @@ const ROOT = 'breakwater';
  * ```
  */
 export function hexName(name: string): string {
-  return Buffer.from(name, 'utf8').toString('hex');
+  if (!LONE_SURROGATE.test(name)) return Buffer.from(name, 'utf8').toString('hex');
+  return `u${Buffer.from(name, 'utf16le').toString('hex')}`;
 }
 
 /**
@@ -33,6 +39,8 @@ export function hexName(name: string): string {
  */
 export function componentKey(kind: string, name: string, suffix?: string): string {
   if (!/^[a-z][a-z0-9-]*$/.test(kind)) throw new TypeError(`componentKey: kind must be a short lowercase tag, got '${kind}'`);
+  // An empty tag would hash the whole key, and a component's keys could then be in several slots.
+  if (typeof name !== 'string' || name.length === 0) throw new TypeError(`componentKey: name must be a non-empty string, got '${String(name)}'`);
   const key = `${ROOT}:${kind}:{${hexName(name)}}`;
   return suffix === undefined ? key : `${key}:${suffix}`;
 }

@@ -46,8 +46,8 @@ local function waitFor(n, available)
   local full = math.floor((n - (available + limit) + limit - 1) / limit)
   return full * period + ((cycle + 1) * period - now), cycle + full + 1
 end
-local function save()
-  seq = seq + 1
+local function save(took)
+  if took then seq = seq + 1 end
   redis.call('HSET', key, 'p', p, 'c', cycle, 'r', ARGV[5], 's', seq)
   local deficit = 0
   if p < 0 then deficit = math.ceil(-p / limit) end
@@ -59,20 +59,22 @@ if op == 'r' then
   wait, grant = waitFor(permits, p)
   if timeout >= wait then
     p = p - permits
-    save()
     done = 1
   end
+  -- A refusal stores the refreshed state too (as Resilience4j's compareAndSet does): the refill
+  -- of this cycle was made with the limit in force now.
+  if timeout >= 0 then save(done == 1) end
 elseif op == 'd' then
   wait = p
   if p > 0 then
     p = 0
-    save()
     done = 1
   end
+  save(done == 1)
 elseif op == 'g' then
   if seq == tonumber(ARGV[8]) and tonumber(ARGV[9]) > now then
     p = math.min(p + permits, limit)
-    save()
+    save(true)
     done = 1
   end
 end
