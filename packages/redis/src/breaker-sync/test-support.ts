@@ -1,4 +1,5 @@
 import { CircuitBreaker, type CircuitBreakerConfig, type CircuitBreakerStateName } from '@breakwater/circuit-breaker';
+import type { EventOf } from '@breakwater/core';
 import { createClient } from 'redis';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
 import type { RedisBreakerSyncEvents } from './events.js';
@@ -55,19 +56,19 @@ export async function fail(breaker: CircuitBreaker, times = 2): Promise<void> {
 export function nextEvent<K extends keyof RedisBreakerSyncEvents & string>(
   sync: RedisBreakerSync,
   type: K,
-  match: (e: RedisBreakerSyncEvents[K]) => boolean = () => true,
+  match: (e: EventOf<RedisBreakerSyncEvents, K>) => boolean = () => true,
   ms = 2000,
-): Promise<RedisBreakerSyncEvents[K]> {
+): Promise<EventOf<RedisBreakerSyncEvents, K>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
       reject(new Error(`no ${type} event within ${ms} ms`));
     }, ms);
     const off = sync.on(type, (e) => {
-      if (!match(e as RedisBreakerSyncEvents[K])) return;
+      if (!match(e)) return;
       clearTimeout(timer);
       off();
-      resolve(e as RedisBreakerSyncEvents[K]);
+      resolve(e);
     });
   });
 }
