@@ -17,10 +17,39 @@ export class ClientNotReadyError extends Error {
   }
 }
 
+/** The error of a round trip that got no answer within `commandTimeout`. */
+export class CommandTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`redis did not answer within commandTimeout (${timeoutMs} ms)`);
+    this.name = 'CommandTimeoutError';
+  }
+}
+
 /**
- * The limiter's one key on Redis, and whether Redis answers. Every round trip has the client's
- * command timeout (`commandTimeout`), so a dead or hung Redis is an error within it, never a
- * hang; a client that is not connected is an error at once (node-redis would queue the command
+ * `promise`, or a rejection with {@link CommandTimeoutError} after `ms` of real time (the timer
+ * is cleared when the promise settles first). node-redis's own command `timeout` only covers the
+ * time a command waits to be written: once written, it waits for the reply however long that takes.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CommandTimeoutError(ms)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The limiter's one key on Redis, and whether Redis answers. Every round trip ends within
+ * `commandTimeout` of real time (a timer of its own, and node-redis's command timeout for the
+ * time it waits to be written), so a dead or hung Redis is an error within it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
  * until it reconnects). While Redis is down ("an outage") only one call at a time probes it, and
  * only once the client says it is connected again; the others go to the fallback at once.
  */
@@ -29,6 +58,7 @@ export class Store {
   /** The client with the command timeout on every command (node-redis `withCommandOptions`). */
   readonly #timed: ScriptClient;
   readonly #key: string;
+  readonly #timeout: number;
   readonly #clock: Clock;
   readonly #listener: StoreListener;
   /** When the outage began (clock time), or undefined while Redis answers. */
@@ -43,6 +73,7 @@ export class Store {
     const withOptions = (client as { withCommandOptions?: (options: { timeout: number }) => ScriptClient }).withCommandOptions;
     this.#timed = typeof withOptions === 'function' ? withOptions.call(client, { timeout: commandTimeout }) : client;
     this.#key = key;
+    this.#timeout = commandTimeout;
     this.#clock = clock;
     this.#listener = listener;
   }
@@ -70,7 +101,7 @@ export class Store {
       return undefined;
     }
     if (probe) this.#probing = true;
-    return runScript(this.#timed, this.#key, argv).then(
+    return withTimeout(runScript(this.#timed, this.#key, argv), this.#timeout).then(
       (reply) => {
         if (probe) this.#probing = false;
         if (this.#downSince !== undefined) this.#recovered();
