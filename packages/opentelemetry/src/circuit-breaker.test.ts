@@ -100,6 +100,8 @@ describe('circuit breaker instruments (SPEC §8)', () => {
       'breakwater.circuitbreaker.transitions{name="pg",from="open",to="forced_open",cause="manual"} 1',
       'breakwater.circuitbreaker.transitions{name="pg",from="open",to="half_open",cause="wait_elapsed"} 1',
     ]);
+    breaker.transitionToForcedOpenState({ cause: 'fleet' }); // what RedisBreakerSync does
+    expect(await collect('breakwater.circuitbreaker.transitions')).toContain('breakwater.circuitbreaker.transitions{name="pg",from="closed",to="forced_open",cause="fleet"} 1');
   });
 
   it('a registry is bound as a whole: later instances appear, evicted and removed ones are no longer observed and, with DELTA temporality, disappear', async () => {

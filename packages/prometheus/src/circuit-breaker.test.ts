@@ -120,6 +120,10 @@ describe('circuit breaker series (SPEC §8)', () => {
       'breakwater_circuitbreaker_transitions_total{name="pg",from="open",to="forced_open",cause="manual"} 1',
       'breakwater_circuitbreaker_transitions_total{name="pg",from="forced_open",to="closed",cause="manual"} 1',
     ]);
+    breaker.transitionToForcedOpenState({ cause: 'fleet' }); // what RedisBreakerSync does
+    expect(await scrape('breakwater_circuitbreaker_transitions_total')).toContain(
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="forced_open",cause="fleet"} 1',
+    );
   });
 
   it('a registry is bound as a whole: later instances appear, evicted and removed ones disappear and are no longer observed', async () => {
