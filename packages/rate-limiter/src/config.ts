@@ -1,4 +1,4 @@
-import { ConfigReader, describeValue, type Clock, type Duration, type Outcome } from '@breakwater/core';
+import { ConfigReader, describeValue, enterCall, type Clock, type Duration, type ExecuteOptions, type Outcome } from '@breakwater/core';
 
 /**
  * What a decorated call ended with, as `drainPermissionsOnResult` sees it.
@@ -110,4 +110,18 @@ export function checkPermits(source: string, what: string, permits: number): voi
     const range = permits > Number.MAX_SAFE_INTEGER ? `an integer in [1, ${Number.MAX_SAFE_INTEGER}]` : 'an integer >= 1';
     throw new RangeError(`${source}: ${what} must be ${range}, got ${String(permits)}`);
   }
+}
+
+/**
+ * `acquirePermission(permits, options)`'s arguments: the caller's signal, or the rejection to
+ * return (a bad `permits`, bad `options`, a signal already aborted). Never throws.
+ */
+export function acquireSignal(source: string, permits: number, options: ExecuteOptions | null | undefined): AbortSignal | Promise<never> {
+  try {
+    checkPermits(source, 'acquirePermission(permits)', permits);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const ctx = enterCall(options);
+  return ctx instanceof Promise ? ctx : ctx.signal;
 }

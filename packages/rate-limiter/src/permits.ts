@@ -1,10 +1,12 @@
 import { LinkedQueue, WaitQueue, type Clock, type Linked, type Outcome } from '@breakwater/core';
-import { drain, giveBack, initialState, nextState, refresh, type RateLimiterState } from './state.js';
+import type { PermitState } from './permit-state.js';
+import type { RateLimiterState } from './state.js';
 
 /** What {@link Permits} needs from its limiter. */
 export interface PermitsOptions {
-  readonly limitForPeriod: number;
-  readonly limitRefreshPeriod: number;
+  /** Where the cycle state lives (this thread, or a `SharedArrayBuffer`). */
+  readonly state: PermitState;
+  /** The clock the waiters wait on. */
   readonly clock: Clock;
   /** A waiter's wait ended and its `permits` are there, after `waitMs` (the limiter publishes `successfulAcquire`). */
   readonly granted: (permits: number, waitMs: number) => void;
@@ -13,7 +15,7 @@ export interface PermitsOptions {
 /** Permits a caller reserved and waits for on a timer. */
 interface Reservation extends Linked<Reservation> {
   readonly permits: number;
-  /** Clock time at which its permits are there. */
+  /** Time (in the state's base) at which its permits are there. */
   readonly releaseAt: number;
   /** Whether its caller gave up waiting (its permits wait to be handed back). */
   aborted: boolean;
@@ -23,30 +25,30 @@ interface Reservation extends Linked<Reservation> {
 const GRANTED: Outcome<void> = Object.freeze({ result: undefined });
 
 /**
- * A rate limiter's permits over time: the cycle state (the pure arithmetic of state.ts), the
- * reservations made on it, and the callers waiting on a timer for theirs (core's `WaitQueue`:
- * an aborted waiter leaves at once, a wait keeps the process alive).
+ * A rate limiter's permits over time: the cycle state (the pure arithmetic of state.ts, kept in
+ * this thread or shared between threads: a {@link PermitState}), the reservations made on it, and
+ * the callers of this thread waiting on a timer for theirs (core's `WaitQueue`: an aborted waiter
+ * leaves at once, a wait keeps the process alive).
  *
  * An aborted waiter hands its permits back when it can. The reservations that can still be handed
  * back are those made after the last permits taken by anything else, in reservation order
  * (`#returnable`); permits come back only from the end of that list: an aborted reservation's
  * permits come back when they are the last ones reserved, and an earlier one stays as a hole until
  * everything reserved after it has come back too. Else a later waiter's permits would be counted
- * twice, and a cycle could let more than its limit through.
+ * twice, and a cycle could let more than its limit through. On a shared state, a change by another
+ * thread counts as "taken by anything else": this thread's reservations before it stay used.
  */
 export class Permits {
-  readonly #clock: Clock;
-  #state: RateLimiterState;
-  /** The clock reading of the last reservation: a waiter's permits are there at this + its wait. */
-  #reservedAt = 0;
+  /** Where the cycle state lives. */
+  readonly state: PermitState;
   /** The callers waiting on a timer for the permits they reserved. */
   readonly #waiters: WaitQueue<void, Reservation>;
   /** The waiters' reservations an abort can still hand back, oldest first. */
   readonly #returnable = new LinkedQueue<Reservation>();
 
   constructor(options: PermitsOptions) {
-    const clock = (this.#clock = options.clock);
-    this.#state = initialState(options.limitForPeriod, options.limitRefreshPeriod, clock.now());
+    const clock = options.clock;
+    this.state = options.state;
     const granted = options.granted;
     this.#waiters = new WaitQueue<void, Reservation>({
       clock,
@@ -62,12 +64,12 @@ export class Permits {
 
   /** The permissions per cycle in force. */
   get limitForPeriod(): number {
-    return this.#state.limitForPeriod;
+    return this.state.limitForPeriod;
   }
 
   /** The wait the last reservation computed, ms (what a refusal reports). */
   get lastWaitMs(): number {
-    return this.#state.waitMs;
+    return this.state.lastWaitMs;
   }
 
   /** Callers waiting for their permits. */
@@ -77,7 +79,7 @@ export class Permits {
 
   /** The state brought up to `clock.now()`, reserving nothing (for the metrics). */
   current(): RateLimiterState {
-    return refresh(this.#state, this.#clock.now());
+    return this.state.current();
   }
 
   /**
@@ -86,47 +88,37 @@ export class Permits {
    * (refused; nothing reserved).
    */
   acquire(permits: number, timeout: number): number {
-    const wait = this.#reserve(permits, timeout);
-    if (wait === 0) this.#noHandBackBeforeNow();
+    const state = this.state;
+    const wait = state.reserve(permits, timeout);
+    if (wait === 0 || (wait > 0 && state.interleaved)) this.#noHandBackBeforeNow();
     return wait;
   }
 
   /** For a caller that waits on its own (`reservePermission`): as {@link acquire}, but its reservation can never be handed back. */
   reserve(permits: number, timeout: number): number {
-    const wait = this.#reserve(permits, timeout);
+    const wait = this.state.reserve(permits, timeout);
     if (wait >= 0) this.#noHandBackBeforeNow();
     return wait;
   }
 
   /** Waits for permits {@link acquire} reserved, until they are there or `signal` aborts (they are then handed back if they can be). */
   wait(permits: number, waitMs: number, signal: AbortSignal): Promise<void> {
-    const reservation: Reservation = { prev: null, next: null, linked: false, permits, releaseAt: this.#reservedAt + waitMs, aborted: false };
+    const reservation: Reservation = { prev: null, next: null, linked: false, permits, releaseAt: this.state.reservedAt + waitMs, aborted: false };
     this.#returnable.push(reservation);
     return this.#waiters.wait(signal, waitMs, reservation);
   }
 
   /** Takes the permissions left in the current cycle; returns how many there were (<= 0: none). */
   drain(): number {
-    const now = this.#clock.now();
-    const before = refresh(this.#state, now).permissions;
-    this.#state = drain(this.#state, now);
+    const before = this.state.drain();
     if (before > 0) this.#noHandBackBeforeNow();
     return before;
   }
 
   /** Sets the permissions per cycle (from the next refill on, as in Resilience4j). */
   changeLimit(limitForPeriod: number): void {
-    this.#state = { ...this.#state, limitForPeriod };
+    this.state.changeLimit(limitForPeriod);
     this.#noHandBackBeforeNow();
-  }
-
-  /** Reserves `permits` now: the wait (>= 0), or -1 when it exceeds `timeout` (nothing reserved). */
-  #reserve(permits: number, timeout: number): number {
-    const now = this.#clock.now();
-    const next = nextState(this.#state, permits, timeout, now);
-    this.#state = next;
-    this.#reservedAt = now;
-    return timeout >= next.waitMs ? next.waitMs : -1;
   }
 
   /** Permits were taken by something other than a waiter (or the limit changed): no reservation made so far can be handed back. */
@@ -145,10 +137,11 @@ export class Permits {
   #handBack(reservation: Reservation): void {
     if (!reservation.linked) return;
     reservation.aborted = true;
-    const now = this.#clock.now();
+    const now = this.state.now();
     for (let last = this.#returnable.last; last !== null && last.aborted && last.releaseAt > now; last = this.#returnable.last) {
       this.#returnable.pop();
-      this.#state = giveBack(this.#state, last.permits, now);
+      // Another thread changed a shared state since: nothing of this thread's can come back any more.
+      if (!this.state.giveBack(last.permits, now)) return this.#noHandBackBeforeNow();
     }
   }
 }

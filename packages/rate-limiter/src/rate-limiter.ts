@@ -1,30 +1,11 @@
-import {
-  enterCall,
-  EventPublisher,
-  invoke,
-  NEVER_ABORTED,
-  raceAbort,
-  ROOT_CONTEXT,
-  RequestNotPermittedError,
-  withoutStack,
-  type AnyEventOf,
-  type CallContext,
-  type Duration,
-  type EventOf,
-  type ExecuteOptions,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
-import {
-  checkPermits,
-  resolveRateLimiterChange,
-  resolveRateLimiterConfig,
-  type RateLimiterConfig,
-  type ResolvedRateLimiterConfig,
-} from './config.js';
+import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, RequestNotPermittedError, withoutStack } from '@breakwater/core';
+import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import { acquireSignal, checkPermits, resolveRateLimiterChange, resolveRateLimiterConfig, type RateLimiterConfig, type ResolvedRateLimiterConfig } from './config.js';
 import { DrainOnResult } from './drain-on-result.js';
 import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetrics } from './events.js';
+import { LocalPermitState, type PermitState } from './permit-state.js';
 import { Permits } from './permits.js';
+import { handleOf, sharedFactory, type SharedRateLimiterFactory, type SharedRateLimiterHandle } from './shared.js';
 import { weightedPolicy, type RateLimiterPolicy } from './weighted-policy.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -65,9 +46,11 @@ export class RateLimiter implements Policy {
   /** `timeoutDuration` in force (`changeTimeoutDuration` may change it). */
   #timeout: number;
 
+  /** `state` is internal: where the cycle state lives when not in this limiter (see {@link RateLimiter.shared}). */
   constructor(
     readonly name: string,
     config?: RateLimiterConfig,
+    state?: PermitState,
   ) {
     const c = resolveRateLimiterConfig(name, config);
     this.#options = c;
@@ -76,8 +59,9 @@ export class RateLimiter implements Policy {
     this.#source = `RateLimiter '${name}'`;
     const predicate = c.drainPermissionsOnResult;
     this.#drainOnResult = predicate === undefined ? undefined : new DrainOnResult(this.#source, predicate, () => this.drainPermissions());
-    // The limiter's cycles count from here (the last reading of the clock in the constructor).
-    this.#permits = new Permits({ ...c, granted: (permits, waitMs) => this.#succeeded(permits, waitMs) });
+    // An in-process limiter's cycles count from here (the last reading of the clock in the constructor).
+    state ??= new LocalPermitState(c.limitForPeriod, c.limitRefreshPeriod, c.clock);
+    this.#permits = new Permits({ state, clock: c.clock, granted: (permits, waitMs) => this.#succeeded(permits, waitMs) });
     this.#events = new EventPublisher(name, c.clock, this.#source, RATE_LIMITER_EVENT_TYPES);
   }
 
@@ -91,6 +75,31 @@ export class RateLimiter implements Policy {
    */
   static of(name: string, config?: RateLimiterConfig): RateLimiter {
     return new RateLimiter(name, config);
+  }
+
+  /**
+   * A limiter whose cycle state lives in a `SharedArrayBuffer`, so that worker threads share one
+   * limit: `shared(name, config)` makes one, `shared(limiter.handle, options?)` attaches to it in
+   * any thread (see {@link SharedRateLimiterFactory}).
+   *
+   * @example
+   * ```ts
+   * const pg = RateLimiter.shared('pg', { limitForPeriod: 100, limitRefreshPeriod: '1s' });
+   * ```
+   */
+  static readonly shared: SharedRateLimiterFactory = sharedFactory((name, config, state) => new RateLimiter(name, config, state));
+
+  /**
+   * What passes this limiter to a worker thread (`postMessage`, `workerData`, a task's payload) to
+   * attach there with `RateLimiter.shared(handle)`; `undefined` unless made by `RateLimiter.shared`.
+   *
+   * @example
+   * ```ts
+   * await pool.run({ rows, limiter: pg.handle });
+   * ```
+   */
+  get handle(): SharedRateLimiterHandle | undefined {
+    return handleOf(this.#permits.state, this.name, this.#timeout, this.#stackTraces);
   }
 
   /**
@@ -131,17 +140,8 @@ export class RateLimiter implements Policy {
    * ```
    */
   acquirePermission(permits = 1, options?: ExecuteOptions | null): Promise<void> {
-    let signal = NEVER_ABORTED;
-    if (permits !== 1 || (options !== undefined && options !== null)) {
-      try {
-        checkPermits(this.#source, 'acquirePermission(permits)', permits);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      const ctx = enterCall(options);
-      if (ctx instanceof Promise) return ctx;
-      signal = ctx.signal;
-    }
+    const signal = permits === 1 && (options === undefined || options === null) ? NEVER_ABORTED : acquireSignal(this.#source, permits, options);
+    if (signal instanceof Promise) return signal;
     const wait = this.#permits.acquire(permits, this.#timeout);
     if (wait === 0) {
       this.#succeeded(permits, 0);

@@ -49,7 +49,9 @@ export function initialState(limitForPeriod: number, limitRefreshPeriod: number,
  * they are then taken from this cycle and the following ones, and the wait runs to the start of
  * the last cycle they need (`permissions` goes down by all of them at once).
  *
- * The caller got its permits when `next.waitMs <= timeout` ({@link isReserved}).
+ * The caller got its permits when `next.waitMs <= timeout` ({@link isReserved}). A `now` that falls
+ * in a cycle before `state.cycle` (a shared state, updated by a thread whose clock is a hair ahead)
+ * counts in `state.cycle`: the state never goes back a cycle.
  *
  * @example
  * ```ts
@@ -63,7 +65,8 @@ export function initialState(limitForPeriod: number, limitRefreshPeriod: number,
 export function nextState(state: RateLimiterState, permits: number, timeout: number, now: number): RateLimiterState {
   const { limitForPeriod: limit, limitRefreshPeriod: period } = state;
   const elapsed = now - state.origin;
-  const currentCycle = Math.floor(elapsed / period);
+  // A `now` in a cycle before the state's (another thread's clock a hair ahead of this one's) counts in the state's.
+  const currentCycle = Math.max(Math.floor(elapsed / period), state.cycle);
   let permissions = state.permissions;
   if (state.cycle !== currentCycle) {
     permissions = Math.min(permissions + (currentCycle - state.cycle) * limit, limit);
