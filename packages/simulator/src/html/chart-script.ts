@@ -47,6 +47,7 @@ export const CHART_SCRIPT = `(function () {
     ctx.lineWidth = px(1);
     ctx.setLineDash([px(4), px(4)]);
     ctx.font = px(11) + 'px system-ui, sans-serif';
+    ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     data.phases.forEach(function (p, i) {
       var x0 = Math.max(u.valToPos(p.start, 'x', true), b.left);
@@ -82,6 +83,7 @@ export const CHART_SCRIPT = `(function () {
         start = i;
       }
       ctx.font = 'bold ' + px(12) + 'px system-ui, sans-serif';
+      ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
       var w = ctx.measureText(c.name).width;
       ctx.fillStyle = 'rgba(255,255,255,0.85)';
@@ -182,7 +184,8 @@ export const CHART_SCRIPT = `(function () {
         };
       }),
       scales: { lane: { range: [0, Math.max(configs.length, 1)] } },
-      axes: [xAxis(), { scale: 'lane', show: false }],
+      // An axis as wide as the other charts' (no ticks, no values), so every chart's time lines up.
+      axes: [xAxis(), { scale: 'lane', label: 'state', size: 56, ticks: { show: false }, grid: { show: false }, values: function (u, splits) { return splits.map(function () { return ''; }); } }],
       cursor: { y: false, points: { show: false } },
       hooks: { draw: [drawLanes] },
     }, configs.map(function (c) { return c.state; }));

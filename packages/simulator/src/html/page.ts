@@ -6,7 +6,7 @@ import type { SimulationReport } from '../report.js';
 import type { ChartData } from './chart-data.js';
 import { CHART_SCRIPT } from './chart-script.js';
 import { escapeHtml as e, inlineScript, inlineStyle, jsonForScript } from './escape.js';
-import { configurationHtml, formatMs, rankingHtml, summaryHtml } from './tables.js';
+import { configurationHtml, formatClock, formatMs, rankingHtml, summaryHtml } from './tables.js';
 import type { UplotAssets } from './uplot-assets.js';
 
 /** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only. */
@@ -23,15 +23,18 @@ h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); 
 h3 { font-size: 16px; margin: 24px 0 6px; overflow-wrap: anywhere; }
 h4 { font-size: 14px; margin: 14px 0 6px; }
 .meta, .note, .settings { color: var(--muted); }
-.settings { font-size: 12px; font-weight: normal; overflow-wrap: anywhere; }
+.settings { font-size: 12px; font-weight: normal; }
+.settings span { display: inline-block; margin-right: 8px; overflow-wrap: anywhere; }
+#summary th[scope=row] { min-width: 260px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 10px; text-align: right; border-bottom: 1px solid var(--line); vertical-align: top; }
+td { white-space: nowrap; }
 th[scope=row], thead th:first-child { text-align: left; max-width: 340px; overflow-wrap: anywhere; }
 thead th { background: var(--band); font-weight: 600; white-space: nowrap; }
 td small { color: var(--muted); }
 tr.total th, tr.total td { font-weight: 600; }
-table.changes td { text-align: left; }
+table.changes td, table.changes th { text-align: left; }
 .state { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
 figure { margin: 18px 0 8px; }
@@ -71,7 +74,7 @@ function charts(data: ChartData): string {
 
 function header(report: SimulationReport): string {
   const s = report.scenario;
-  const phases = s.phases.map((p) => `${e(p.name)} (${formatMs(p.startMs)} – ${formatMs(p.endMs)})`).join(', ');
+  const phases = s.phases.map((p) => `${e(p.name)} ${formatClock(p.startMs)}–${formatClock(p.endMs)}`).join(', ');
   const file = s.file === undefined ? '' : ` · file <code>${e(s.file)}</code>`;
   return `<header><h1>${e(s.name)}</h1>
 <p class="meta">Breakwater simulation · ${formatMs(s.durationMs)} of simulated traffic · seed ${e(String(s.seed))}${file} · ${report.configurations.length} configuration${report.configurations.length === 1 ? '' : 's'}</p>

@@ -23,6 +23,22 @@ export function formatMs(ms: number | null): string {
   return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : `${m} min ${String(r).padStart(2, '0')} s`;
 }
 
+/**
+ * A simulated instant as a clock reading from the start: `1:31.7`, `1:02:05.0`.
+ *
+ * @example
+ * ```ts
+ * formatClock(91_700); // '1:31.7'
+ * ```
+ */
+export function formatClock(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  const tenths = Math.round(ms / 100);
+  const [h, m, s] = [Math.floor(tenths / 36_000), Math.floor((tenths % 36_000) / 600), (tenths % 600) / 10];
+  const ss = s.toFixed(1).padStart(4, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
 function trim(n: number, digits: number): string {
   return String(Number(n.toFixed(digits)));
 }
@@ -48,15 +64,17 @@ function countCells(c: Counts): string {
     int(c.slow),
     int(c.timeouts),
     int(c.retries),
-    trim(c.breakerCallsPerRequest, 2),
+    c.breakerCallsPerRequest.toFixed(2),
   ]
     .map((v) => `<td>${v}</td>`)
     .join('');
 }
 
 function settingsText(c: ConfigurationResult): string {
-  const entries = Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`);
-  return e(entries.join(' · '));
+  // One unbreakable span per setting: a narrow column wraps between settings, not inside one.
+  return Object.entries(c.settings)
+    .map(([k, v]) => `<span>${e(`${k}=${String(v)}`)}</span>`)
+    .join(' ');
 }
 
 /**
@@ -107,7 +125,7 @@ export function configurationHtml(c: ConfigurationResult, index: number): string
   const total = `<tr class="total"><th scope="row">total</th>${countCells(c.totals)}</tr>`;
   const changes = c.transitions.map(
     (t) =>
-      `<tr><td>${formatMs(t.atMs)}</td><td><span class="state">${e(t.from)}</span> → <span class="state">${e(t.to)}</span></td><td>${e(t.cause)}</td></tr>`,
+      `<tr><td>${formatClock(t.atMs)}</td><td><span class="state">${e(t.from)}</span> → <span class="state">${e(t.to)}</span></td><td>${e(t.cause)}</td></tr>`,
   );
   const changesTable =
     changes.length === 0

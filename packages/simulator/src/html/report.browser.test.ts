@@ -1,0 +1,128 @@
+// The HTML report in a real browser: Debian's headless Chromium driven by playwright-core opens the
+// page from a file URL with the network blocked, and every chart must be drawn (non-blank canvases,
+// legends naming each configuration) with no console or page error. Under CI (CI=true) a missing
+// Chromium fails; locally the suite is skipped, loudly. The screenshot is kept in test-artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from './render-html.js';
+import { reportFixture } from './report-fixture.js';
+
+const CHROMIUM = process.env['BREAKWATER_CHROMIUM'] ?? '/usr/bin/chromium';
+const CI = process.env['CI'] === 'true';
+const available = existsSync(CHROMIUM);
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHARTS = ['timeline', 'failure-rate', 'slow-call-rate', 'rejected', 'failed', 'window-fill'];
+
+if (!available && !CI) {
+  console.warn(`\n*** SKIPPED: the HTML report's browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set BREAKWATER_CHROMIUM). CI fails without it. ***\n`);
+}
+
+/** What a page did while it was open: requests that tried to leave the machine, errors. */
+interface Visit { page: Page; blocked: string[]; errors: string[] }
+
+async function visit(context: BrowserContext, html: string, file: string): Promise<Visit> {
+  const path = join(ARTIFACTS, file);
+  writeFileSync(path, html);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && errors.push(`console: ${m.text()}`)));
+  page.on('pageerror', (e) => void errors.push(`page: ${e.message}`));
+  page.on('dialog', (d) => void (errors.push(`dialog: ${d.message()}`), d.dismiss()));
+  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.documentElement.dataset['charts'] !== undefined, undefined, { timeout: 10_000 });
+  return { page, blocked, errors };
+}
+
+// Every request that is not a file: URL is aborted and recorded (the page must make none).
+const blocked: string[] = [];
+
+/** Per chart: the legend's labels and the colours found in the plot area of its canvas. */
+interface DrawnChart { chart: string; labels: string[]; colors: number; inked: number; pixels: number }
+
+function drawnCharts(page: Page): Promise<DrawnChart[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[data-chart]')].map((el) => {
+      const canvas = el.querySelector('canvas');
+      const over = el.querySelector<HTMLElement>('.u-over');
+      const labels = [...el.querySelectorAll('.u-legend .u-label')].map((l) => l.textContent ?? '');
+      if (canvas === null || over === null) return { chart: el.dataset['chart'] ?? '', labels, colors: 0, inked: 0, pixels: 0 };
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const box = over.getBoundingClientRect();
+      const origin = canvas.getBoundingClientRect();
+      const [x, y] = [Math.round((box.left - origin.left) * ratio), Math.round((box.top - origin.top) * ratio)];
+      const [w, h] = [Math.round(box.width * ratio), Math.round(box.height * ratio)];
+      const pixels = canvas.getContext('2d')!.getImageData(x, y, w, h).data;
+      const colors = new Set<number>();
+      let inked = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        colors.add(((pixels[i]! << 24) | (pixels[i + 1]! << 16) | (pixels[i + 2]! << 8) | pixels[i + 3]!) >>> 0);
+        if (pixels[i + 3]! > 0) inked++;
+      }
+      return { chart: el.dataset['chart'] ?? '', labels, colors: colors.size, inked, pixels: w * h };
+    }),
+  );
+}
+
+describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () => {
+  let context: BrowserContext;
+  let profile: string;
+
+  beforeAll(async () => {
+    if (!available) throw new Error(`CI: Chromium is required at ${CHROMIUM} for the HTML report's browser test (.ci/run installs Debian's chromium)`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), 'breakwater-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      blocked.push(url);
+      return route.abort();
+    });
+    context.on('request', (r) => void (!/^(file|data|blob|about):/.test(r.url()) && !blocked.includes(r.url()) && blocked.push(r.url())));
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('draws every chart, legends naming each configuration, with no network request and no error', async () => {
+    const report = reportFixture();
+    const { page, errors } = await visit(context, renderHtml(report), 'report.html');
+    expect(await page.evaluate(() => document.documentElement.dataset['charts'])).toBe(String(CHARTS.length));
+    const charts = await drawnCharts(page);
+    expect(charts.map((c) => c.chart)).toEqual(CHARTS);
+    for (const c of charts) {
+      expect(c.pixels, c.chart).toBeGreaterThan(10_000);
+      expect(c.colors, `${c.chart}: the plot area is one colour`).toBeGreaterThan(3);
+      expect(c.inked / c.pixels, `${c.chart}: almost nothing drawn`).toBeGreaterThan(0.002);
+      for (const config of report.configurations) expect(c.labels, c.chart).toContain(config.name);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
+    await page.locator('#charts').screenshot({ path: join(ARTIFACTS, 'charts.png') }); // the README's docs/report.png
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows hostile names as text in the browser: no element, no script, no dialog from them', async () => {
+    const names = ['<script>alert(1)</script>', '</script><img src=x onerror=alert(1)>', '<!-- \u2028 & "x"'];
+    const { page, errors } = await visit(context, renderHtml(reportFixture({ names, scenarioName: '<img src=x onerror=alert(2)>' })), 'hostile.html');
+    expect(await page.evaluate(() => document.querySelectorAll('img, iframe').length)).toBe(0);
+    expect(await page.evaluate(() => document.scripts.length)).toBe(3);
+    expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('<img src=x onerror=alert(2)>');
+    const charts = await drawnCharts(page);
+    expect(charts).toHaveLength(CHARTS.length);
+    for (const c of charts) for (const name of names) expect(c.labels).toContain(name);
+    const summary = await page.evaluate(() => [...document.querySelectorAll('#summary tbody a')].map((a) => a.textContent));
+    expect(summary).toEqual(names);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
