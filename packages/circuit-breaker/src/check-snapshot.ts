@@ -15,8 +15,9 @@ const WINDOW_TYPES = ['COUNT_BASED', 'HALF_OPEN_TRIALS', 'TIME_BASED'] as const;
 class Checker {
   constructor(readonly prefix: string) {}
 
-  fail(field: string, needs: string, value: unknown, range = false): never {
-    const message = `${this.prefix}${field} must be ${needs}, got ${describeValue(value)}`;
+  /** Throws, naming the field, what it needs and what it got (`shown`: `value` described). */
+  fail(field: string, needs: string, value: unknown, range = false, shown = describeValue(value)): never {
+    const message = `${this.prefix}${field} must be ${needs}, got ${shown}`;
     throw range ? new RangeError(message) : new TypeError(message);
   }
 
@@ -84,8 +85,8 @@ function checkMetrics(c: Checker, value: unknown, state: CircuitBreakerStateName
   if (state === 'HALF_OPEN' ? type !== 'HALF_OPEN_TRIALS' : state !== 'OPEN' && type === 'HALF_OPEN_TRIALS') {
     c.fail('snapshot.metrics.window.type', state === 'HALF_OPEN' ? `'HALF_OPEN_TRIALS' in HALF_OPEN` : `'COUNT_BASED' or 'TIME_BASED' in ${state}`, type);
   }
-  const empty = window.type === 'TIME_BASED' ? window.buckets.every((b) => b.calls === 0) : window.outcomes.length === 0;
-  if ((state === 'DISABLED' || state === 'FORCED_OPEN') && !empty) c.fail('snapshot.metrics.window', `empty in ${state} (it records nothing)`, 'a window holding calls');
+  const calls = window.type === 'TIME_BASED' ? window.buckets.reduce((n, b) => n + b.calls, 0) : window.outcomes.length;
+  if ((state === 'DISABLED' || state === 'FORCED_OPEN') && calls > 0) c.fail('snapshot.metrics.window', `empty in ${state} (it records nothing)`, window, false, `${calls} calls`);
   return { window, notPermitted, reported: reported as MetricsSnapshot['reported'] };
 }
 
@@ -96,7 +97,7 @@ function checkWindow(c: Checker, value: unknown, takenAt: number): WindowSnapsho
   if (type !== 'TIME_BASED') {
     const outcomes = w['outcomes'];
     if (typeof outcomes !== 'string' || !/^[0-3]*$/.test(outcomes)) c.fail('snapshot.metrics.window.outcomes', 'a string of digits 0-3 (one per call)', outcomes);
-    if (outcomes.length > size) c.fail('snapshot.metrics.window.outcomes', `at most ${size} calls long (the window's size)`, `${outcomes.length} calls`, true);
+    if (outcomes.length > size) c.fail('snapshot.metrics.window.outcomes', `at most ${size} calls long (the window's size)`, outcomes, true, `${outcomes.length}`);
     return { type, size, outcomes };
   }
   const newestSecondAt = c.time('snapshot.metrics.window.newestSecondAt', w['newestSecondAt']);
@@ -105,7 +106,7 @@ function checkWindow(c: Checker, value: unknown, takenAt: number): WindowSnapsho
   }
   const buckets = w['buckets'];
   if (!Array.isArray(buckets)) c.fail('snapshot.metrics.window.buckets', 'an array', buckets);
-  if (buckets.length > size) c.fail('snapshot.metrics.window.buckets', `at most ${size} long (the window's size)`, `${buckets.length} buckets`, true);
+  if (buckets.length > size) c.fail('snapshot.metrics.window.buckets', `at most ${size} buckets long (the window's size)`, buckets, true, `${buckets.length}`);
   const ages = new Set<number>();
   const checked = buckets.map((b: unknown, i): TimeBucketSnapshot => {
     const field = `snapshot.metrics.window.buckets[${i}]`;

@@ -39,6 +39,15 @@ const config: fc.Arbitrary<CircuitBreakerConfig> = fc.record({
   ignoreExceptions: fc.constant([IgnoredError]),
 });
 
+const MOVES: Record<CircuitBreakerStateName, (b: CircuitBreaker) => void> = {
+  CLOSED: (b) => b.transitionToClosedState(),
+  OPEN: (b) => b.transitionToOpenState(),
+  HALF_OPEN: (b) => b.transitionToHalfOpenState(),
+  DISABLED: (b) => b.transitionToDisabledState(),
+  FORCED_OPEN: (b) => b.transitionToForcedOpenState(),
+  METRICS_ONLY: (b) => b.transitionToMetricsOnlyState(),
+};
+
 /** Runs one op and tells what it saw: permitted or not, the state, the metrics. */
 function run(breaker: CircuitBreaker, clock: VirtualClock, o: Op): string {
   let seen = '';
@@ -54,7 +63,7 @@ function run(breaker: CircuitBreaker, clock: VirtualClock, o: Op): string {
   else {
     try {
       if (o.kind === 'openFor') breaker.transitionToOpenStateFor(o.ms);
-      else breaker[`transitionTo${{ CLOSED: 'Closed', OPEN: 'Open', HALF_OPEN: 'HalfOpen', DISABLED: 'Disabled', FORCED_OPEN: 'ForcedOpen', METRICS_ONLY: 'MetricsOnly' }[o.state]}State` as const]();
+      else MOVES[o.state](breaker);
       seen = 'moved';
     } catch (error) {
       seen = (error as Error).name;

@@ -320,13 +320,14 @@ describe('restore refuses what it cannot trust', () => {
     ['an attempt in CLOSED', 'attempt', 2, RangeError, 'snapshot.attempt must be an integer in [0, 0], got 2'],
     ['a deadline outside OPEN', 'openUntil', 5, TypeError, 'snapshot.openUntil must be null in CLOSED, got 5'],
     ['a negative size', 'metrics.window.size', -1, RangeError, 'snapshot.metrics.window.size must be an integer in [1, 1000000], got -1'],
-    ['a ring longer than the window', 'metrics.window.outcomes', '00000000000', RangeError, 'snapshot.metrics.window.outcomes must be at most 10 calls long'],
+    ['a ring longer than the window', 'metrics.window.outcomes', '00000000000', RangeError, "snapshot.metrics.window.outcomes must be at most 10 calls long (the window's size), got 11"],
     ['an outcome that is not one', 'metrics.window.outcomes', '0104', TypeError, "snapshot.metrics.window.outcomes must be a string of digits 0-3 (one per call), got '0104'"],
     ['a fractional count', 'metrics.notPermitted', 1.5, RangeError, 'snapshot.metrics.notPermitted must be an integer in [0, 9007199254740991], got 1.5'],
     ['rates reported outside METRICS_ONLY', 'metrics.reported', ['failureRate'], TypeError, 'snapshot.metrics.reported must be empty in CLOSED'],
+    ['calls in a DISABLED window', 'metrics.window.outcomes', '01', TypeError, 'snapshot.metrics.window must be empty in DISABLED (it records nothing), got 2 calls', 'DISABLED'],
     ['trials in CLOSED', 'metrics.window.type', 'HALF_OPEN_TRIALS', TypeError, "snapshot.metrics.window.type must be 'COUNT_BASED' or 'TIME_BASED' in CLOSED"],
-  ])('%s', (_what, path, value, type, message) => {
-    const snapshot = path === 'null' ? null : edit(path, value);
+  ])('%s', (_what, path, value, type, message, state?: string) => {
+    const snapshot = path === 'null' ? null : state === undefined ? edit(path, value) : { ...edit(path, value), state };
     expect(() => restore(snapshot)).toThrow(type);
     expect(() => restore(snapshot)).toThrow(`CircuitBreaker 'pg': restore(name, config, snapshot): ${message}`);
   });
@@ -340,7 +341,7 @@ describe('restore refuses what it cannot trust', () => {
     expect(() => restore(withBuckets([b, b]), cfg)).toThrow("snapshot.metrics.window.buckets[1].age must be different from every other bucket’s, got 0");
     expect(() => restore(withBuckets([{ ...b, age: 3 }]), cfg)).toThrow('snapshot.metrics.window.buckets[0].age must be an integer in [0, 2], got 3');
     expect(() => restore(withBuckets([{ ...b, failed: 3 }]), cfg)).toThrow('snapshot.metrics.window.buckets[0].failed must be an integer in [0, 2], got 3');
-    expect(() => restore(withBuckets([b, b, b, b]), cfg)).toThrow('snapshot.metrics.window.buckets must be at most 3 long');
+    expect(() => restore(withBuckets([b, b, b, b]), cfg)).toThrow("snapshot.metrics.window.buckets must be at most 3 buckets long (the window's size), got 4");
     expect(() => restore(withBuckets([b], BASE + 1), cfg)).toThrow(RangeError);
   });
 
