@@ -1,10 +1,11 @@
 import type { CircuitBreakerConfig } from '@breakwater/circuit-breaker';
 import { parseDuration } from '@breakwater/core';
 import { DOCUMENTS_BREAKER, DOCUMENTS_CLIENT } from './client.js';
-import { PHASES, type WindowRun } from './experiments/count-vs-time.js';
+import type { WindowRun } from './experiments/count-vs-time.js';
 import type { RetryVsBreakerResult } from './experiments/retry-vs-breaker.js';
-import { LOAD_OVERHEAD, type OpenedBy } from './experiments/slow-vs-timeout.js';
-import { GATEWAY_MODES } from './gateway.js';
+import type { OpenedBy } from './experiments/slow-vs-timeout.js';
+import type { Phase } from '@breakwater/simulator';
+import { describeLatency, experimentPhases, type ExperimentName } from './scenarios.js';
 
 /** A plain text table: a header row, a rule, the rows; columns padded to their widest cell. */
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -15,8 +16,10 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
 }
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
-const range = ([min, max]: readonly [number, number]) => `${min}–${max} ms`;
 const INDENT = '   ';
+const seconds = (ms: number) => `${ms / 1000} s`;
+/** The line that says where an experiment's scenario is (the simulator runs it whole). */
+const scenarioLine = (name: ExperimentName) => `${INDENT}scenario  examples/scenarios/${name}.yml, on @breakwater/simulator's engine (pnpm simulate runs it whole)`;
 
 /**
  * The notes under one table: a figure of ours that differs from the documents' gets a marker
@@ -61,7 +64,7 @@ export function reportLegend(seed: number): string {
 }
 
 export function reportRetryVsBreaker(r: RetryVsBreakerResult): string {
-  const { normal } = GATEWAY_MODES;
+  const { backend } = experimentPhases('retry-vs-breaker')[0]!;
   const notes = new Notes();
   const oneRun = `one run of a random gateway (seed ${r.seed}), as theirs was one run: compare the mean of ${r.seeds} seeds`;
   const sample = `measured over ${r.callsPerPaymentSample} payments; the documents' 1.56 is the expectation 1×0.6 + 2×0.24 + 3×0.16`;
@@ -84,8 +87,9 @@ export function reportRetryVsBreaker(r: RetryVsBreakerResult): string {
     '1. Each retry attempt is its own breaker call',
     `${INDENT}breaker   ${describeBreaker()}`,
     `${INDENT}time-out  ${DOCUMENTS_CLIENT.timeout} ms; retry=3: 3 attempts ${DOCUMENTS_CLIENT.waitDuration} ms apart, retry=1: 1 attempt`,
-    `${INDENT}gateway   ${100 * normal.errorRate}% fail at once (503), ${range(normal.latency)} otherwise; seed ${r.seed} (the mean: ${seeds})`,
+    `${INDENT}gateway   ${100 * backend.errorRatio}% fail at once, ${describeLatency(backend.latency)} otherwise; seed ${r.seed} (the mean: ${seeds})`,
     `${INDENT}traffic   one payment at a time until the breaker refuses one; calls per payment over ${r.callsPerPaymentSample} payments (breaker in METRICS_ONLY)`,
+    scenarioLine('retry-vs-breaker'),
     '',
     table(['', 'opened in payment', 'first refused payment', 'documents', `mean of ${r.seeds} seeds`, 'breaker calls / payment', 'documents'], rows),
     `${INDENT}We read the documents' "opened at payment 14" as the first payment refused (it opens during that payment or the one before).`,
@@ -94,7 +98,7 @@ export function reportRetryVsBreaker(r: RetryVsBreakerResult): string {
 }
 
 export function reportSlowVsTimeout(runs: readonly OpenedBy[], seed: number): string {
-  const { slow } = GATEWAY_MODES;
+  const { backend } = experimentPhases('slow-vs-timeout')[0]!;
   const notes = new Notes();
   const rows = runs.map((o) => {
     const by = o.openedBy.join(' + ') || '(did not open)';
@@ -117,24 +121,24 @@ export function reportSlowVsTimeout(runs: readonly OpenedBy[], seed: number): st
     '2. A time-out is a failure, not a slow call',
     `${INDENT}breaker   ${describeBreaker()}`,
     `${INDENT}time-out  ${runs.map((o) => `${o.timeoutMs} ms`).join(', then ')}; retry=3: 3 attempts ${DOCUMENTS_CLIENT.waitDuration} ms apart`,
-    `${INDENT}gateway   slow: no errors, ${range(slow.latency)}, plus ${range(LOAD_OVERHEAD)} of load on the client's side (calls land at ${LOAD_OVERHEAD[0] + slow.latency[0]}–${LOAD_OVERHEAD[1] + slow.latency[1]} ms); seed ${seed}`,
+    `${INDENT}gateway   slow: no errors, calls land at ${describeLatency(backend.latency)} (a 150–300 ms gateway plus the queueing of a client under load); seed ${seed}`,
     `${INDENT}traffic   one payment at a time until the breaker opens`,
+    scenarioLine('slow-vs-timeout'),
     '',
     table(['', 'opened by', 'documents', 'failure rate', 'slow-call rate', 'time-outs', 'payments'], rows),
     `${INDENT}The documents give only which rate opened the breaker (no rates nor counts), and a "slow gateway plus overhead"`,
-    `${INDENT}without a figure for the overhead: ${range(LOAD_OVERHEAD)} is our model of it.`,
+    `${INDENT}without a figure for the overhead: ${describeLatency(backend.latency)} in all is our model of it.`,
     ...notes.lines(),
   ];
   return body.join('\n');
 }
 
 export function reportCountVsTime(runs: readonly WindowRun[], seed: number): string {
-  const { slow } = GATEWAY_MODES;
-  const { burst, pauseSeconds, resume } = PHASES;
+  const [burst, pause, resume] = experimentPhases('count-vs-time') as [Phase, Phase, Phase];
   const notes = new Notes();
-  const scenario = `the documents give neither their gateway's behaviour per phase nor how long the ${resume.rps} rps lasted: ours is a scenario, not their run`;
-  const trials = `OPEN 10 s, then 5 half-open trials, all slow, so OPEN again: 5 of every ~50 calls at ${resume.rps} rps, whatever the seed`;
-  const minimum = `with the default minimum of 100 calls, 10 s of this load (at most ${burst.rps * burst.seconds} calls) never opens it; the documents' minimum is not given`;
+  const scenario = `the documents give neither their gateway's behaviour per phase nor how long the ${resume.rate} rps lasted: ours is a scenario, not their run`;
+  const trials = `OPEN 10 s, then 5 half-open trials, all slow, so OPEN again: 5 of every ~50 calls at ${resume.rate} rps, whatever the seed`;
+  const minimum = `with the default minimum of 100 calls, 10 s of this load (about ${burst.rate * (burst.durationMs / 1000)} calls) never opens it; the documents' minimum is not given`;
   const docs: Record<string, { rejected: [string, string]; through: [string, string] }> = {
     'COUNT_BASED(20)': { rejected: ['94.9%', scenario], through: ['8%', trials] },
     'TIME_BASED(10 s)': { rejected: ['6.12%', minimum], through: ['96%', minimum] },
@@ -158,9 +162,10 @@ export function reportCountVsTime(runs: readonly WindowRun[], seed: number): str
     `${INDENT}breaker   ${describeBreaker()}`,
     `${INDENT}          vs ${describeBreaker({ slidingWindowType: 'TIME_BASED', slidingWindowSize: 10 })}`,
     `${INDENT}time-out  ${DOCUMENTS_CLIENT.timeout} ms; retry=1 (one attempt per payment, so both windows see the same calls)`,
-    `${INDENT}gateway   hangs during the burst (every call times out); back 1 s before the pause ends but slow: no errors, ${range(slow.latency)}; seed ${seed}`,
-    `${INDENT}traffic   ${burst.rps * burst.seconds} payments in ${burst.seconds} s (${burst.rps} rps), ${pauseSeconds} s of silence, ${resume.rps * resume.seconds} payments in ${resume.seconds} s (${resume.rps} rps);`,
-    `${INDENT}          arrival times drawn at random from seed ${seed} (the documents' k6 load is not given)`,
+    `${INDENT}gateway   hangs during the burst (every call times out); back during the pause but slow: no errors, ${describeLatency(pause.backend.latency)}; seed ${seed}`,
+    `${INDENT}traffic   ${burst.rate} rps for ${seconds(burst.durationMs)}, ${seconds(pause.durationMs)} of silence, ${resume.rate} rps for ${seconds(resume.durationMs)} (${runs[0]?.payments ?? 0} payments);`,
+    `${INDENT}          arrival times drawn at random from seed ${seed} (Poisson; the documents' k6 load is not given)`,
+    scenarioLine('count-vs-time'),
     '',
     table(['window', 'rejected', 'documents', 'let through after the pause', 'documents', 'succeeded after', 'state at resume'], rows),
     ...notes.lines(),

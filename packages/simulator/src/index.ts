@@ -1,3 +1,12 @@
 // @breakwater/simulator: configurations run against traffic on a VirtualClock (SPEC §11).
-export type { ConfigurationResult, Counts, SimulationReport, StateChange, TimeSeries } from './report.js';
+export type { SimulationReport, ConfigurationResult, Counts, StateChange, TimeSeries } from './report.js';
 export { renderHtml } from './html/index.js';
+export type { Scenario, PipelineSpec, LayerSpec, Traffic, Phase, Backend, Latency, TraceEntry } from './scenario.js';
+export { parseScenario, parseScenarioFile, type TraceReader } from './parse-scenario.js';
+export { parseTrace } from './trace.js';
+export { ScenarioError } from './yaml-source.js';
+export { simulate, runConfiguration, type SimulateOptions } from './simulate.js';
+export { runEngine, SimulatedBackendError, type EngineOptions, type EngineResult, type RequestOutcome, type RunObserver, type RunView } from './engine.js';
+export { buildPipeline, type BuiltLayer } from './pipeline.js';
+export { rank, RANKING_CRITERIA } from './ranking.js';
+export { seededRandom } from './random.js';

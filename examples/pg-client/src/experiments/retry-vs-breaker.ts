@@ -1,9 +1,4 @@
-import { CallNotPermittedError } from '@breakwater/circuit-breaker';
-import { VirtualClock } from '@breakwater/core';
-import { pgClient } from '../client.js';
-import { Driver, type PaymentOutcome } from '../drive.js';
-import { PaymentGateway } from '../gateway.js';
-import { seededRandom } from '../random.js';
+import { runExperimentPipeline } from '../scenarios.js';
 
 /** When the breaker first opened for one retry setting. */
 export interface FirstOpening {
@@ -29,40 +24,32 @@ export interface RetryVsBreakerResult {
   readonly breakerCallsPerPayment: Readonly<Record<number, number>>;
 }
 
-const classify = (e: unknown): PaymentOutcome => (e instanceof CallNotPermittedError ? 'rejected' : 'failed');
-
-/** Sequential payments through a fresh client until the first one is refused. */
-export async function firstOpening(seed: number, maxAttempts: number): Promise<FirstOpening> {
-  const clock = new VirtualClock();
-  const gateway = new PaymentGateway({ clock, random: seededRandom(seed) });
-  const { requestPayment, breaker } = pgClient({ clock, gateway, maxAttempts });
-  const driver = new Driver(clock);
-  let payment = 0;
+/**
+ * Payments one at a time (examples/scenarios/retry-vs-breaker.yml, pipeline `retry=N`, on the
+ * simulator's engine) until the first one is refused.
+ */
+export function firstOpening(seed: number, maxAttempts: number): FirstOpening {
   let opened: { payment: number; calls: number } | undefined;
-  breaker.on('stateTransition', (e) => {
-    if (e.to === 'OPEN' && opened === undefined) opened = { payment, calls: gateway.calls };
+  let firstRefused = -1;
+  runExperimentPipeline('retry-vs-breaker', `retry=${maxAttempts}`, {
+    seed,
+    requests: 1000,
+    observe: () => ({
+      stateChanged: (change, view) => {
+        if (change.to === 'OPEN' && opened === undefined) opened = { payment: view.requests, calls: view.backendCalls };
+      },
+      requestEnded: (index, outcome) => {
+        if (outcome === 'rejected' && firstRefused < 0) firstRefused = index + 1;
+      },
+    }),
   });
-  for (payment = 1; payment <= 1000; payment++) {
-    const outcome = driver.start(() => requestPayment({ orderId: `order-${payment}`, amount: 100 }), classify);
-    await driver.settle();
-    if ((await outcome) === 'rejected') break;
-  }
-  return { maxAttempts, openedDuringPayment: opened?.payment ?? -1, firstRefusedPayment: payment, gatewayCalls: opened?.calls ?? -1 };
+  return { maxAttempts, openedDuringPayment: opened?.payment ?? -1, firstRefusedPayment: firstRefused, gatewayCalls: opened?.calls ?? -1 };
 }
 
-/** Breaker calls per payment, measured with the breaker recording but never opening. */
-export async function breakerCallsPerPayment(seed: number, maxAttempts: number, payments = 2000): Promise<number> {
-  const clock = new VirtualClock();
-  const gateway = new PaymentGateway({ clock, random: seededRandom(seed) });
-  const { requestPayment, breaker } = pgClient({ clock, gateway, maxAttempts });
-  breaker.transitionToMetricsOnlyState();
-  let recorded = 0;
-  breaker.on('success', () => recorded++);
-  breaker.on('error', () => recorded++);
-  const driver = new Driver(clock);
-  for (let i = 0; i < payments; i++) void driver.start(() => requestPayment({ orderId: `order-${i}`, amount: 100 }), classify);
-  await driver.settle();
-  return recorded / payments;
+/** Breaker calls per payment, measured with the breaker recording but never opening (pipeline `retry=N, breaker in METRICS_ONLY`). */
+export function breakerCallsPerPayment(seed: number, maxAttempts: number, payments = 2000): number {
+  const result = runExperimentPipeline('retry-vs-breaker', `retry=${maxAttempts}, breaker in METRICS_ONLY`, { seed, requests: payments });
+  return result.totals.breakerCallsPerRequest;
 }
 
 /**
@@ -70,14 +57,14 @@ export async function breakerCallsPerPayment(seed: number, maxAttempts: number, 
  * the 20-call window fills after about 13 payments and the breaker opens sooner than with retry=1.
  */
 export async function retryVsBreaker(seed: number, seeds = 100, payments = 2000): Promise<RetryVsBreakerResult> {
-  const openings = [await firstOpening(seed, 3), await firstOpening(seed, 1)];
+  const openings = [firstOpening(seed, 3), firstOpening(seed, 1)];
   const meanFirstRefused: Record<number, number> = {};
   const breakerCalls: Record<number, number> = {};
   for (const attempts of [3, 1]) {
     let sum = 0;
-    for (let s = 0; s < seeds; s++) sum += (await firstOpening(seed + s, attempts)).firstRefusedPayment;
+    for (let s = 0; s < seeds; s++) sum += firstOpening(seed + s, attempts).firstRefusedPayment;
     meanFirstRefused[attempts] = sum / seeds;
-    breakerCalls[attempts] = await breakerCallsPerPayment(seed, attempts, payments);
+    breakerCalls[attempts] = breakerCallsPerPayment(seed, attempts, payments);
   }
   return { seed, openings, seeds, meanFirstRefused, callsPerPaymentSample: payments, breakerCallsPerPayment: breakerCalls };
 }

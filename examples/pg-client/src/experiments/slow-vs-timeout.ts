@@ -1,59 +1,47 @@
-import { CallNotPermittedError } from '@breakwater/circuit-breaker';
-import { VirtualClock } from '@breakwater/core';
-import { pgClient } from '../client.js';
-import { Driver } from '../drive.js';
-import { PaymentGateway } from '../gateway.js';
-import { seededRandom } from '../random.js';
+import { breakerIn, runExperimentPipeline } from '../scenarios.js';
 
 /** How the breaker opened with one time-out. */
 export interface OpenedBy {
   readonly timeoutMs: number;
   /** The rate events published when it opened. */
   readonly openedBy: readonly ('failure rate' | 'slow-call rate')[];
+  /** The cause the breaker gave its first CLOSED → OPEN transition. */
+  readonly cause: string;
   readonly failureRate: number;
   readonly slowCallRate: number;
-  /** Time-outs among the calls in the window that opened it. */
+  /** Time-outs when it opened. */
   readonly timeouts: number;
+  /** The payment during which it opened. */
   readonly payments: number;
 }
 
 /**
- * The gateway in slow mode (150–300 ms, no errors) behind a client under load: the documents' k6
- * runs added queueing on the client's side, modelled here as 400–650 ms of overhead, so calls
- * land at 550–950 ms.
+ * Payments one at a time through examples/scenarios/slow-vs-timeout.yml (pipeline
+ * `time-out N ms`, on the simulator's engine) until the breaker opens; which rate opened it.
  */
-export const LOAD_OVERHEAD: readonly [number, number] = [400, 650];
-
-/** Sequential payments until the breaker opens; which rate opened it. */
-export async function openedBy(seed: number, timeoutMs: number): Promise<OpenedBy> {
-  const clock = new VirtualClock();
-  const gateway = new PaymentGateway({ clock, random: seededRandom(seed), mode: 'slow', overhead: LOAD_OVERHEAD });
-  const { requestPayment, breaker, timeLimiter } = pgClient({ clock, gateway, timeout: timeoutMs });
+export function openedBy(seed: number, timeoutMs: number): OpenedBy {
   const rates: ('failure rate' | 'slow-call rate')[] = [];
-  let atOpening = breaker.metrics;
-  let timeouts = 0;
-  breaker.on('failureRateExceeded', () => rates.push('failure rate'));
-  breaker.on('slowCallRateExceeded', () => rates.push('slow-call rate'));
-  breaker.on('stateTransition', (e) => {
-    if (e.to === 'OPEN' && timeouts === 0) {
-      atOpening = breaker.metrics;
-      timeouts = timeLimiter.metrics.numberOfTimeouts;
-    }
+  let result: OpenedBy | undefined;
+  runExperimentPipeline('slow-vs-timeout', `time-out ${timeoutMs} ms`, {
+    seed,
+    requests: 1000,
+    observe: (layers) => {
+      const breaker = breakerIn(layers);
+      breaker.on('failureRateExceeded', () => void (result === undefined && rates.push('failure rate')));
+      breaker.on('slowCallRateExceeded', () => void (result === undefined && rates.push('slow-call rate')));
+      return {
+        stateChanged: (change, view) => {
+          if (change.to !== 'OPEN' || result !== undefined) return;
+          const m = breaker.metrics;
+          result = { timeoutMs, openedBy: [...rates], cause: change.cause, failureRate: m.failureRate, slowCallRate: m.slowCallRate, timeouts: view.timeouts, payments: view.requests };
+        },
+      };
+    },
   });
-  const driver = new Driver(clock);
-  let payments = 0;
-  while (breaker.state === 'CLOSED' && payments < 1000) {
-    payments++;
-    void driver.start(
-      () => requestPayment({ orderId: `order-${payments}`, amount: 100 }),
-      (e) => (e instanceof CallNotPermittedError ? 'rejected' : 'failed'),
-    );
-    await driver.settle();
-  }
-  return { timeoutMs, openedBy: rates, failureRate: atOpening.failureRate, slowCallRate: atOpening.slowCallRate, timeouts, payments };
+  return result ?? { timeoutMs, openedBy: [], cause: '', failureRate: -1, slowCallRate: -1, timeouts: 0, payments: 1000 };
 }
 
 /** Experiment 2 of the documents: a time-out is a failure, not a slow call. */
 export async function slowVsTimeout(seed: number): Promise<readonly OpenedBy[]> {
-  return [await openedBy(seed, 600), await openedBy(seed, 1000)];
+  return [openedBy(seed, 600), openedBy(seed, 1000)];
 }

@@ -1,0 +1,87 @@
+import { CIRCUIT_BREAKER_OPTIONS } from '@breakwater/circuit-breaker';
+import { VirtualClock } from '@breakwater/core';
+import { RETRY_OPTIONS } from '@breakwater/retry';
+import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
+import { isSeq, type Node } from 'yaml';
+import { buildLayer, buildPipeline, relaxed } from './pipeline.js';
+import type { LayerSpec, PipelineSpec } from './scenario.js';
+import { text } from './values.js';
+import type { Entry, YamlSource } from './yaml-source.js';
+
+/** Options that take code (functions, error classes, a clock): a scenario file cannot hold them. */
+const CODE_OPTIONS = new Set([
+  'waitIntervalFunctionInOpenState', 'recordExceptions', 'recordException', 'ignoreExceptions', 'ignoreException', 'recordResult', 'clock',
+  'intervalFunction', 'intervalBiFunction', 'retryExceptions', 'retryOnException', 'retryOnResult', 'consumeResultBeforeRetryAttempt', 'budget', 'random',
+]);
+
+/** The options a scenario may give each kind of layer: the package's own option list, without those that take code. */
+export const LAYER_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
+  retry: RETRY_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
+  circuitBreaker: CIRCUIT_BREAKER_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
+  timeLimiter: TIME_LIMITER_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
+};
+const KINDS = Object.keys(LAYER_OPTIONS) as LayerSpec['kind'][];
+
+/** The key a component's error message is about (the longest option named in it), for its position. */
+function blamed(message: string, keys: readonly Entry[]): Entry | undefined {
+  return [...keys].sort((a, b) => b.key.length - a.key.length).find((e) => message.includes(e.key));
+}
+
+function layerOf(src: YamlSource, node: Node, path: string): LayerSpec {
+  const layer = [...src.entries(node, path, KINDS, 'one layer: retry, circuitBreaker or timeLimiter')];
+  if (layer.length !== 1) src.fail(node, path, 'each layer is one key: retry, circuitBreaker or timeLimiter (write the next layer as the next list item)');
+  const [kindKey, kindEntry] = layer[0]!;
+  const kind = kindKey as LayerSpec['kind'];
+  const known = [...LAYER_OPTIONS[kind], ...[...CODE_OPTIONS].filter((k) => (kind === 'retry' ? RETRY_OPTIONS : kind === 'circuitBreaker' ? CIRCUIT_BREAKER_OPTIONS : TIME_LIMITER_OPTIONS).includes(k as never))];
+  const options = kindEntry.value === null ? new Map<string, Entry>() : src.entries(kindEntry.value, kindEntry.path, known, `${kind} options`);
+  for (const e of options.values()) {
+    if (CODE_OPTIONS.has(e.key)) src.fail(e.keyNode, e.path, 'takes code (a function, error classes or a clock), which a scenario file cannot hold');
+  }
+  const spec: LayerSpec = { kind, options: Object.fromEntries([...options.values()].map((e) => [e.key, src.js(e.value)])) };
+  try {
+    buildLayer(spec, 'scenario', new VirtualClock(), Math.random);
+  } catch (error) {
+    const message = (error as Error).message;
+    const e = blamed(message, [...options.values()]);
+    src.fail(e?.value ?? kindEntry.keyNode, e?.path ?? kindEntry.path, message);
+  }
+  return spec;
+}
+
+function springOf(src: YamlSource, entry: Entry, name: string): PipelineSpec {
+  const keys = src.entries(entry.value, entry.path, ['resilience4j', 'instance'], 'a Spring block');
+  const block = keys.get('resilience4j') ?? src.fail(entry.keyNode, entry.path, "a Spring pipeline needs 'resilience4j' (the block of application.yml) and 'instance'");
+  const resilience4j = src.js(block.value);
+  if (typeof resilience4j !== 'object' || resilience4j === null || Array.isArray(resilience4j)) src.fail(block.value, block.path, 'must be a mapping');
+  for (const section of Object.keys(resilience4j)) {
+    const r = relaxed(section);
+    if (r === 'bulkhead' || r === 'threadpoolbulkhead' || r === 'ratelimiter') {
+      src.fail(block.value, `${block.path}.${section}`, 'is not simulated yet (the simulator runs retry, circuitbreaker and timelimiter)');
+    }
+  }
+  const instanceEntry = keys.get('instance') ?? src.fail(entry.keyNode, entry.path, "needs 'instance': the name of the instances to take from the block");
+  const spec: PipelineSpec = { name, kind: 'spring', resilience4j, instance: text(src, instanceEntry) };
+  try {
+    buildPipeline(spec, new VirtualClock(), Math.random);
+  } catch (error) {
+    src.fail(block.value, block.path, (error as Error).message);
+  }
+  return spec;
+}
+
+/**
+ * The `pipelines:` mapping: each name maps to a list of layers (`- retry: {…}`, outermost first)
+ * or to a Spring block (`resilience4j:` and `instance:`). Every component is built once here, so
+ * a bad option is refused before anything runs.
+ */
+export function parsePipelines(src: YamlSource, entry: Entry): PipelineSpec[] {
+  const named = src.namedEntries(entry.value, entry.path);
+  if (named.length === 0) src.fail(entry.value, entry.path, 'needs at least one pipeline');
+  return named.map((e) => {
+    if (isSeq(e.value)) {
+      const layers = src.items(e.value, e.path).map((node, i) => layerOf(src, node, `${e.path}[${i}]`));
+      return { name: e.key, kind: 'layers', layers };
+    }
+    return springOf(src, e, e.key);
+  });
+}

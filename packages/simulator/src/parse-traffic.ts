@@ -1,0 +1,92 @@
+import type { Backend, Phase, Traffic } from './scenario.js';
+import { parseTrace } from './trace.js';
+import { choice, duration, latency, number, ratio, text } from './values.js';
+import type { Entry, YamlSource } from './yaml-source.js';
+
+const BACKEND_KEYS = ['errorRatio', 'hangRatio', 'latency', 'errorLatency'] as const;
+const PHASE_KEYS = ['name', 'duration', 'pause', 'rate', 'arrivals', 'users', 'thinkTime', 'requests', ...BACKEND_KEYS] as const;
+
+const START: Backend = { errorRatio: 0, hangRatio: 0, latency: { kind: 'fixed', ms: 0 }, errorLatency: { kind: 'fixed', ms: 0 } };
+
+/** The backend of a phase: the keys it gives, the previous phase's for the others. */
+function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend | undefined): Backend {
+  const get = <T>(key: string, read: (e: Entry) => T, fallback: T): T => {
+    const e = keys.get(key);
+    return e === undefined ? fallback : read(e);
+  };
+  const base = previous ?? START;
+  const ownLatency = get('latency', (e) => latency(src, e), undefined);
+  const backend: Backend = {
+    errorRatio: get('errorRatio', (e) => ratio(src, e), base.errorRatio),
+    hangRatio: get('hangRatio', (e) => ratio(src, e), base.hangRatio),
+    latency: ownLatency ?? base.latency,
+    // Errors take as long as successes unless told otherwise (in the first phase, or when latency changes).
+    errorLatency: get('errorLatency', (e) => latency(src, e), previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency),
+  };
+  const both = keys.get('hangRatio') ?? keys.get('errorRatio');
+  if (backend.errorRatio + backend.hangRatio > 1) src.fail(both?.value, both?.path ?? '', `errorRatio + hangRatio must be <= 1, got ${backend.errorRatio} + ${backend.hangRatio}`);
+  return backend;
+}
+
+function phaseOf(src: YamlSource, e: Entry, index: number, previous: Backend | undefined): Phase {
+  const keys = src.entries(e.value, e.path, PHASE_KEYS, 'a phase');
+  const name = keys.has('name') ? text(src, keys.get('name')!) : `phase ${index + 1}`;
+  const backend = backendOf(src, keys, previous);
+  const pause = keys.get('pause');
+  const base = { name, backend, rate: 0, users: 0, thinkTimeMs: 0, maxRequests: Infinity };
+  if (pause !== undefined) {
+    for (const k of ['duration', 'rate', 'arrivals', 'users', 'thinkTime', 'requests']) {
+      const extra = keys.get(k);
+      if (extra !== undefined) src.fail(extra.keyNode, extra.path, "a pause sends no request: give 'pause: <duration>' alone (with backend keys if the backend changes)");
+    }
+    return { ...base, durationMs: duration(src, pause, { positive: true }), arrivals: 'none' };
+  }
+  const durationEntry = keys.get('duration') ?? src.fail(e.value, e.path, "needs 'duration' (or is a 'pause')");
+  const durationMs = duration(src, durationEntry, { positive: true });
+  const maxRequests = keys.has('requests') ? number(src, keys.get('requests')!, { min: 1, integer: true }) : Infinity;
+  const rate = keys.get('rate');
+  const users = keys.get('users');
+  if (rate !== undefined && users !== undefined) src.fail(users.keyNode, users.path, "give 'rate' (open loop) or 'users' (closed loop), not both");
+  if (users !== undefined) {
+    const arrivals = keys.get('arrivals');
+    if (arrivals !== undefined && src.js(arrivals.value) !== 'closed') src.fail(arrivals.value, arrivals.path, "'users' is a closed loop: arrivals must be 'closed' or left out");
+    const thinkTimeMs = keys.has('thinkTime') ? duration(src, keys.get('thinkTime')!) : 0;
+    if (thinkTimeMs === 0 && maxRequests === Infinity) {
+      src.fail(users.keyNode, users.path, "a closed loop with no think time sends requests without end while they are refused at once: give 'thinkTime' or 'requests'");
+    }
+    return { ...base, durationMs, arrivals: 'closed', users: number(src, users, { min: 1, integer: true }), thinkTimeMs, maxRequests };
+  }
+  if (rate === undefined) src.fail(e.value, e.path, "needs 'rate' (requests per second) or 'users' (a closed loop), or is a 'pause'");
+  const think = keys.get('thinkTime');
+  if (think !== undefined) src.fail(think.keyNode, think.path, "'thinkTime' is for a closed loop ('users')");
+  return {
+    ...base,
+    durationMs,
+    rate: number(src, rate, { gt: 0, hint: "a pause is 'pause: <duration>'" }),
+    arrivals: keys.has('arrivals') ? choice(src, keys.get('arrivals')!, ['poisson', 'constant'] as const) : 'poisson',
+    maxRequests,
+  };
+}
+
+/** The `traffic:` mapping: `phases:` (a list), or `trace:` (a JSONL or CSV file, relative to the scenario). */
+export function parseTraffic(src: YamlSource, entry: Entry, readTrace: (path: string) => { file: string; text: string }): Traffic {
+  const keys = src.entries(entry.value, entry.path, ['phases', 'trace'], 'the traffic');
+  const phases = keys.get('phases');
+  const trace = keys.get('trace');
+  if ((phases === undefined) === (trace === undefined)) src.fail(entry.keyNode, entry.path, "give 'phases' or 'trace' (one of them)");
+  if (trace !== undefined) {
+    const path = text(src, trace);
+    let read: { file: string; text: string };
+    try {
+      read = readTrace(path);
+    } catch (error) {
+      src.fail(trace.value, trace.path, `cannot read the trace: ${(error as Error).message}`);
+    }
+    return { kind: 'trace', name: path, entries: parseTrace(read.file, read.text) };
+  }
+  const list = src.items(phases!.value, phases!.path);
+  if (list.length === 0) src.fail(phases!.value, phases!.path, 'needs at least one phase');
+  const out: Phase[] = [];
+  list.forEach((node, i) => out.push(phaseOf(src, { key: String(i), path: `${phases!.path}[${i}]`, keyNode: node, value: node }, i, out.at(-1)?.backend)));
+  return { kind: 'phases', phases: out };
+}
