@@ -16,8 +16,9 @@ export interface PermitState {
   readonly reservedAt: number;
   /**
    * Whether something other than this thread changed the state between this thread's last change
-   * and the one {@link reserve} or {@link drain} just made (then none of this thread's earlier
-   * reservations can be handed back). Always false for a state no other thread sees.
+   * and the one {@link reserve} or {@link drain} just made, were it only to bring it to a new cycle
+   * (then none of this thread's earlier reservations can be handed back). False when they changed
+   * nothing; always false for a state no other thread sees.
    */
   readonly interleaved: boolean;
   /** The time the state counts in, now. */

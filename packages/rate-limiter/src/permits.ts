@@ -90,14 +90,15 @@ export class Permits {
   acquire(permits: number, timeout: number): number {
     const state = this.state;
     const wait = state.reserve(permits, timeout);
-    if (wait === 0 || (wait > 0 && state.interleaved)) this.#noHandBackBeforeNow();
+    if (wait === 0 || state.interleaved) this.#noHandBackBeforeNow();
     return wait;
   }
 
   /** For a caller that waits on its own (`reservePermission`): as {@link acquire}, but its reservation can never be handed back. */
   reserve(permits: number, timeout: number): number {
-    const wait = this.state.reserve(permits, timeout);
-    if (wait >= 0) this.#noHandBackBeforeNow();
+    const state = this.state;
+    const wait = state.reserve(permits, timeout);
+    if (wait >= 0 || state.interleaved) this.#noHandBackBeforeNow();
     return wait;
   }
 
@@ -110,8 +111,9 @@ export class Permits {
 
   /** Takes the permissions left in the current cycle; returns how many there were (<= 0: none). */
   drain(): number {
-    const before = this.state.drain();
-    if (before > 0) this.#noHandBackBeforeNow();
+    const state = this.state;
+    const before = state.drain();
+    if (before > 0 || state.interleaved) this.#noHandBackBeforeNow();
     return before;
   }
 

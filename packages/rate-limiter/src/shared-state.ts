@@ -121,12 +121,15 @@ export class SharedPermitState implements PermitState {
     for (;;) {
       const seen = Atomics.load(word, 0);
       const now = this.#now();
-      const next = nextState(this.#unpack(seen, now), permits, timeout, now);
+      const state = this.#unpack(seen, now);
+      const next = nextState(state, permits, timeout, now);
       this.lastWaitMs = next.waitMs;
       this.reservedAt = now;
-      // Refused; or a reservation so deep that the permissions would leave 32 bits: refused too.
-      if (timeout < next.waitMs || next.permissions < MIN_PERMISSIONS) return -1;
-      if (this.#swap(seen, next)) return next.waitMs;
+      // Refused (or so deep a reservation that the permissions would leave 32 bits): only a new cycle is written, as the in-process state would keep it.
+      if (timeout < next.waitMs || next.permissions < MIN_PERMISSIONS) {
+        if (next.cycle === state.cycle) return this.#unchanged(-1);
+        if (this.#swap(seen, refresh(state, now))) return -1;
+      } else if (this.#swap(seen, next)) return next.waitMs;
     }
   }
 
@@ -134,11 +137,9 @@ export class SharedPermitState implements PermitState {
     for (;;) {
       const seen = Atomics.load(this.#word, 0);
       const now = this.#now();
-      const current = refresh(this.#unpack(seen, now), now);
-      if (current.permissions <= 0) {
-        this.interleaved = false;
-        return current.permissions;
-      }
+      const state = this.#unpack(seen, now);
+      const current = refresh(state, now);
+      if (current.permissions <= 0 && current.cycle === state.cycle) return this.#unchanged(current.permissions);
       if (this.#swap(seen, drain(current, now))) return current.permissions;
     }
   }
@@ -151,6 +152,12 @@ export class SharedPermitState implements PermitState {
     const seen = Atomics.load(this.#word, 0);
     if (seen !== this.#mine) return false;
     return this.#swap(seen, giveBack(this.#unpack(seen, now), permits, now));
+  }
+
+  /** Nothing written: `result`, and nothing interleaved. */
+  #unchanged(result: number): number {
+    this.interleaved = false;
+    return result;
   }
 
   /** Writes `next` if the word still is `seen`; records whether another thread had written since this one last did. */
