@@ -142,8 +142,9 @@ describe('RateLimiter.shared on one thread — the same limiter as the in-proces
                 rl.drainPermissions();
                 break;
               case 'limit': // the limit stays: a change would blur what a cycle may hold
+                break;
               case 'timeout':
-                rl.changeTimeoutDuration(op.ms ?? 0);
+                rl.changeTimeoutDuration(op.ms);
                 break;
             }
             await flush();
