@@ -159,11 +159,12 @@ export class FleetMember {
     const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease]);
     if (reply === undefined || this.#detached || this.mode !== 'held') return;
     const [status, ms, ver] = reply as [number, number, number];
-    if (ver > this.#ver) return void this.read(); // a change whose message is still on its way
+    if (status !== 1 && ver > this.#ver) return void this.read(); // a change whose message is still on its way
     if (status === 0) this.#fleetClosed();
     else if (status === 2 || status === 4) this.#hold(ms);
     else if (status === 3) void this.read();
     else {
+      this.#newer(ver, true);
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
       this.#emit('trialStarted', { breakerName: this.#name, leaseMs: ms });

@@ -1,5 +1,5 @@
 import type { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { describeValue, EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from '@breakwater/core';
+import { describeThrown, describeValue, EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from '@breakwater/core';
 import { resolveSyncOptions, type RedisBreakerSyncOptions, type ResolvedSyncOptions } from './config.js';
 import { SYNC_EVENT_TYPES, type RedisBreakerSyncEvents } from './events.js';
 import { breakerKeys, type BreakerKeys } from './keys.js';
@@ -96,11 +96,9 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     if (isRegistry(target)) {
       if (this.#registries.has(target)) return;
       const offs = [
-        target.on('added', (e) => void this.#attachBreaker(e.instance)),
-        target.on('removed', (e) => void this.#detachBreaker(e.instance)),
-        target.on('replaced', (e) => {
-          void this.#detachBreaker(e.old).then(() => this.#attachBreaker(e.instance));
-        }),
+        target.on('added', (e) => this.#background(this.#attachBreaker(e.instance))),
+        target.on('removed', (e) => this.#background(this.#detachBreaker(e.instance))),
+        target.on('replaced', (e) => this.#background(this.#detachBreaker(e.old).then(() => this.#attachBreaker(e.instance)))),
       ];
       this.#registries.set(target, () => offs.forEach((off) => off()));
       await Promise.all(target.all().map((b) => this.#attachBreaker(b)));
@@ -108,6 +106,11 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     }
     if (!isBreaker(target)) throw new TypeError(`RedisBreakerSync '${this.instanceId}': attach() needs a CircuitBreaker or a CircuitBreakerRegistry, got ${describeValue(target)}`);
     await this.#attachBreaker(target);
+  }
+
+  /** A registry's change, followed in the background: a failure (a second breaker of one name) is a warning, never an unhandled rejection. */
+  #background(work: Promise<void>): void {
+    work.catch((error: unknown) => process.emitWarning(`${describeThrown(error)}`, { type: 'BreakwaterRedisWarning' }));
   }
 
   async #attachBreaker(breaker: CircuitBreaker): Promise<void> {

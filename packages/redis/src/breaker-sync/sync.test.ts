@@ -138,6 +138,7 @@ redisSuite('RedisBreakerSync in one process', () => {
     await a!.sync.detach(held);
     expect(clock.pendingTimers).toBe(0);
     const probe = createClient({ url: redis.url });
+    probe.on('error', () => {});
     await probe.connect();
     const subscribers = (await probe.sendCommand(['PUBSUB', 'NUMSUB', breakerKeys('breakwater:cb:', name).channel])) as [string, number];
     expect(subscribers[1]).toBe(1); // b's only

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { CircuitBreaker } from '@breakwater/circuit-breaker';
+import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { keySlot } from '../keys.js';
+import { breakerKeys } from './keys.js';
+import { RedisBreakerSync } from './redis-breaker-sync.js';
+import { FAST, fail, instance, nextEvent, reaches, uniqueName, type Instance } from './test-support.js';
+
+describe('RedisBreakerSync configuration', () => {
+  const client = { isReady: true, sendCommand: async () => [], on: () => {}, off: () => {} };
+  const subscriber = { ...client, subscribe: async () => {}, unsubscribe: async () => {} };
+  const make = (options: Record<string, unknown>) => () => new RedisBreakerSync({ client, subscriber, ...options } as never);
+
+  it('refuses bad options at construction, naming the option, the value and the range', () => {
+    expect(make({ quorum: 0 })).toThrow(new RangeError('RedisBreakerSync: quorum must be an integer in [1, 1000], got 0'));
+    expect(make({ quorum: 1.5 })).toThrow(RangeError);
+    expect(make({ quorum: '2' })).toThrow(new TypeError("RedisBreakerSync: quorum must be a number, got '2'"));
+    expect(make({ quorumWindow: '30x' })).toThrow(/RedisBreakerSync: quorumWindow must be a duration .* got '30x'/);
+    expect(make({ quorumWindow: 0 })).toThrow(new RangeError('RedisBreakerSync: quorumWindow must be in (0, 2147483647], got 0'));
+    expect(make({ trialLease: -1 })).toThrow(new RangeError('RedisBreakerSync: trialLease must be in [1, 2147483647], got -1'));
+    expect(make({ keyPrefix: 'a{b}:' })).toThrow(/keyPrefix must be a string without braces/);
+    expect(make({ instanceId: '' })).toThrow(/instanceId must be a non-empty string/);
+    expect(make({ quorom: 2 })).toThrow(/unknown option 'quorom' \(did you mean 'quorum'\?\)/);
+    expect(make({ subscriber: client })).toThrow(/subscriber must be a connected node-redis client for pub\/sub/);
+    expect(make({ subscriber: client, client })).toThrow(TypeError);
+    expect(() => new RedisBreakerSync({ client, subscriber: client } as never)).toThrow(TypeError);
+    expect(() => new RedisBreakerSync(undefined as never)).toThrow(/client must be a connected node-redis client/);
+    const shared = { ...subscriber };
+    expect(() => new RedisBreakerSync({ client: shared, subscriber: shared })).toThrow(/subscriber must be a second connection/);
+  });
+
+  it('keys: one slot per name, the name hex-encoded inside the tag, no collision', () => {
+    const names = ['pg', 'p}g', '{pg}', 'pg ', 'é', '支付', 'a:b'];
+    const all = names.map((n) => breakerKeys('breakwater:cb:', n));
+    for (const k of all) {
+      expect(new Set([k.state, k.opened, k.lease].map(keySlot)).size).toBe(1);
+      expect(k.state).toMatch(/^breakwater:cb:\{[0-9a-f]+\}:state$/);
+    }
+    expect(new Set(all.map((k) => k.state)).size).toBe(names.length);
+    expect(breakerKeys('breakwater:cb:', 'pg').channel).toBe('breakwater:cb:{7067}:events');
+  });
+});
+
+redisSuite('RedisBreakerSync protocol', () => {
+  let redis: RedisServer;
+  const opened: Instance[] = [];
+  const make = async (options = {}): Promise<Instance> => {
+    const i = await instance(redis.url, options);
+    opened.push(i);
+    return i;
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((i) => i.close()));
+    await redis.stop();
+  });
+
+  it('sends nothing to Redis per call: only a state change does', async () => {
+    const name = uniqueName('quiet');
+    const client = createClient({ url: redis.url });
+    const subscriber = client.duplicate();
+    for (const c of [client, subscriber]) c.on('error', () => {});
+    await Promise.all([client.connect(), subscriber.connect()]);
+    const sent: string[] = [];
+    const counting = Object.assign(Object.create(client) as typeof client, {
+      sendCommand: (args: string[]) => (sent.push(args[0]!), client.sendCommand(args)),
+    });
+    const sync = new RedisBreakerSync({ client: counting, subscriber });
+    const breaker = new CircuitBreaker(name, { ...FAST, slidingWindowSize: 10, minimumNumberOfCalls: 10 });
+    await sync.attach(breaker);
+    sent.length = 0;
+    for (let i = 0; i < 1000; i++) await breaker.execute(() => i);
+    await breaker.execute(() => Promise.reject(new Error('one failure'))).catch(() => {});
+    expect(sent).toEqual([]);
+    await fail(breaker, 10); // opens: one script (EVALSHA; on a server that never ran it, NOSCRIPT then EVAL)
+    await nextEvent(sync, 'fleetOpened');
+    expect(sent.join()).toMatch(/^EVALSHA(,EVAL)?$/);
+    await sync.close();
+    client.destroy();
+    subscriber.destroy();
+  });
+
+  it('a holder that does not decide within its lease gives the trial back', async () => {
+    const name = uniqueName('abandon');
+    const a = await make();
+    const breaker = new CircuitBreaker(name, FAST);
+    await a.sync.attach(breaker);
+    await fail(breaker);
+    await nextEvent(a.sync, 'trialStarted', () => true, 2000);
+    expect(breaker.state).toBe('HALF_OPEN');
+    await nextEvent(a.sync, 'trialAbandoned', () => true, 1000);
+    expect(breaker.state).toBe('OPEN');
+    await reaches(breaker, 'HALF_OPEN', 1000); // the lease is free again: a trial starts anew
+    await breaker.execute(() => 'ok');
+    expect(breaker.state).toBe('CLOSED');
+  });
+
+  it('a trial that fails opens the fleet again for another wait', async () => {
+    const name = uniqueName('reopen');
+    const [a, b] = await Promise.all([make(), make()]);
+    const [ba, bb] = [new CircuitBreaker(name, FAST), new CircuitBreaker(name, FAST)];
+    await a.sync.attach(ba);
+    await b.sync.attach(bb);
+    await fail(ba);
+    const holder = await Promise.race([ba, bb].map((x) => reaches(x, 'HALF_OPEN', 2000).then(() => x)));
+    const other = holder === ba ? bb : ba;
+    const otherSync = holder === ba ? b.sync : a.sync;
+    const again = nextEvent(otherSync, 'fleetOpened', (e) => e.remainingMs === 300);
+    await holder.execute(() => Promise.reject(new Error('still down'))).catch(() => {});
+    expect(holder.state).toBe('OPEN');
+    await again;
+    expect(other.state).toBe('OPEN');
+  });
+
+  it('ignores what it cannot read on its channel', async () => {
+    const name = uniqueName('garbage');
+    const a = await make();
+    const breaker = new CircuitBreaker(name, FAST);
+    await a.sync.attach(breaker);
+    const probe = createClient({ url: redis.url });
+    probe.on('error', () => {});
+    await probe.connect();
+    const channel = breakerKeys('breakwater:cb:', name).channel;
+    for (const m of ['nonsense', '{"t":"open","from":"x"}', '{"t":"override","state":"CLOSED","ver":99}', 'null']) await probe.publish(channel, m);
+    await a.sync.forceOpen(name); // a message that follows the garbage still works
+    await reaches(breaker, 'FORCED_OPEN');
+    await a.sync.release(name);
+    probe.destroy();
+  });
+});
