@@ -13,7 +13,7 @@ export interface ChartConfiguration {
   readonly failed: (number | null)[];
   readonly failureRate: (number | null)[];
   readonly slowCallRate: (number | null)[];
-  /** Window fill, % of the window's size. */
+  /** Window fill, % (of `slidingWindowSize` for COUNT_BASED, of `minimumNumberOfCalls` for TIME_BASED). */
   readonly windowFill: (number | null)[];
   /** Index into {@link ChartData.states}; null where this configuration has no bucket. */
   readonly state: (number | null)[];
@@ -43,6 +43,7 @@ const STATE_COLORS: Readonly<Record<string, string>> = {
   FORCED_OPEN: '#8E1B1B',
   METRICS_ONLY: '#6C8EBF',
   DISABLED: '#A3A3A3',
+  NONE: '#E3E6EA', // a pipeline without a breaker
 };
 const OTHER_STATE_COLOR = '#7E6BA8';
 

@@ -56,7 +56,7 @@ const CHARTS: readonly (readonly [string, string, string])[] = [
   ['slow-call-rate', 'Slow-call rate against its threshold', "the breaker's window at the end of each bucket, %"],
   ['rejected', 'Rejections per second', 'requests refused without reaching the backend, against the requests that arrived (grey)'],
   ['failed', 'Failures per second', 'requests that ended with an error or a time-out, against the requests that arrived (grey)'],
-  ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (the rates count only once it holds the minimum)"],
+  ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (TIME_BASED: of the minimum number of calls); rates count from 100 % of the minimum"],
 ];
 
 function stateKey(data: ChartData): string {

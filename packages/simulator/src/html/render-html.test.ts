@@ -92,6 +92,25 @@ describe('renderHtml', () => {
     expect(one).toContain('· 1 configuration</p>');
   });
 
+  it('shows an unfinished column only when some requests were still waiting at the end', () => {
+    expect(html).not.toContain('<th>unfinished</th>');
+    const base = reportFixture({ count: 2 });
+    const [a, b] = base.configurations;
+    const hung = { ...a!, totals: { ...a!.totals, unfinished: 7 }, phases: a!.phases.map((p, i) => (i === 1 ? { ...p, unfinished: 7 } : p)) };
+    const withHung = renderHtml({ ...base, configurations: [hung, b!] });
+    expect(withHung.match(/<th>unfinished<\/th>/g)).toHaveLength(2); // the totals, and the per-phase table of the first
+  });
+
+  it('gives a pipeline without a breaker (state NONE) its own lane colour', () => {
+    const base = reportFixture({ count: 1 });
+    const c = base.configurations[0]!;
+    const none = { ...c, transitions: [], series: { ...c.series, state: c.series.state.map(() => 'NONE'), failureRate: c.series.failureRate.map(() => null) } };
+    const data = chartData({ ...base, configurations: [none] });
+    expect(data.states).toEqual(['NONE']);
+    expect(data.stateColors).toHaveLength(1);
+    expect(data.configurations[0]!.state.every((s) => s === 0)).toBe(true);
+  });
+
   it('aligns configurations whose buckets differ on the union of their bucket starts', () => {
     const [a, b] = reportFixture({ count: 2 }).configurations;
     const shifted = { ...b!, series: { ...b!.series, t: b!.series.t.map((t) => t + 500) } };

@@ -32,6 +32,7 @@ export const FIXTURE_BREAKERS: readonly Breaker[] = [
 ];
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const COUNTED = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts', 'retries', 'breakerCalls'] as const;
 const zero = (): Mutable<Counts> => ({ requests: 0, succeeded: 0, failed: 0, rejected: 0, slow: 0, timeouts: 0, retries: 0, breakerCalls: 0, breakerCallsPerRequest: 0 });
 
 function mulberry32(seed: number): () => number {
@@ -117,7 +118,7 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
       series.slowCallRate.push(r === null ? null : r[1]);
       series.windowFill.push(window.length / size);
       series.state.push(state);
-      for (const key of Object.keys(bucket) as (keyof Counts)[]) (counts[key] += bucket[key]), (totals[key] += bucket[key]);
+      for (const key of COUNTED) (counts[key] += bucket[key]), (totals[key] += bucket[key]);
     }
     counts.breakerCallsPerRequest = counts.requests === 0 ? 0 : counts.breakerCalls / counts.requests;
     phases.push({ name: phase.name, ...counts });

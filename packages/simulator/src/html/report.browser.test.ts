@@ -22,6 +22,19 @@ if (!available && !CI) {
   console.warn(`\n*** SKIPPED: the HTML report's browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set BREAKWATER_CHROMIUM). CI fails without it. ***\n`);
 }
 
+// The package type-checks against Node's types only (no DOM lib): the few browser globals that the
+// functions given to page.evaluate / waitForFunction use (they run in the page, not here).
+interface PageElement {
+  readonly dataset: Record<string, string | undefined>;
+  readonly textContent: string | null;
+  readonly width: number;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  getBoundingClientRect(): { left: number; top: number; width: number; height: number };
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
+declare const document: PageElement & { readonly documentElement: PageElement; readonly scripts: ArrayLike<unknown> };
+
 /** What a page did while it was open: requests that tried to leave the machine, errors. */
 interface Visit { page: Page; blocked: string[]; errors: string[] }
 
@@ -46,10 +59,10 @@ interface DrawnChart { chart: string; labels: string[]; colors: number; inked: n
 
 function drawnCharts(page: Page): Promise<DrawnChart[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-chart]')].map((el) => {
+    Array.from(document.querySelectorAll('[data-chart]')).map((el) => {
       const canvas = el.querySelector('canvas');
-      const over = el.querySelector<HTMLElement>('.u-over');
-      const labels = [...el.querySelectorAll('.u-legend .u-label')].map((l) => l.textContent ?? '');
+      const over = el.querySelector('.u-over');
+      const labels = Array.from(el.querySelectorAll('.u-legend .u-label')).map((l) => l.textContent ?? '');
       if (canvas === null || over === null) return { chart: el.dataset['chart'] ?? '', labels, colors: 0, inked: 0, pixels: 0 };
       const ratio = canvas.width / canvas.getBoundingClientRect().width;
       const box = over.getBoundingClientRect();
@@ -119,7 +132,7 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     const charts = await drawnCharts(page);
     expect(charts).toHaveLength(CHARTS.length);
     for (const c of charts) for (const name of names) expect(c.labels).toContain(name);
-    const summary = await page.evaluate(() => [...document.querySelectorAll('#summary tbody a')].map((a) => a.textContent));
+    const summary = await page.evaluate(() => Array.from(document.querySelectorAll('#summary tbody a')).map((a) => a.textContent));
     expect(summary).toEqual(names);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);

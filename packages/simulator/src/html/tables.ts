@@ -51,16 +51,23 @@ function swatch(index: number): string {
   return `<span class="swatch" style="background:${configurationColor(index)}"></span>`;
 }
 
-const COUNT_HEADERS =
-  '<th>requests</th><th>succeeded</th><th>failed</th><th>rejected</th><th>slow</th><th>time-outs</th><th>retries</th><th title="breaker calls per request">breaker calls / req</th>';
+// `unfinished` (requests still waiting when the run ended) gets a column only where there were some.
+function countHeaders(unfinished: boolean): string {
+  return `<th>requests</th><th>succeeded</th><th>failed</th><th>rejected</th>${unfinished ? '<th>unfinished</th>' : ''}<th>slow</th><th>time-outs</th><th>retries</th><th title="breaker calls per request">breaker calls / req</th>`;
+}
 
-function countCells(c: Counts): string {
+function hasUnfinished(counts: readonly Counts[]): boolean {
+  return counts.some((c) => (c.unfinished ?? 0) > 0);
+}
+
+function countCells(c: Counts, unfinished: boolean): string {
   const pct = (n: number): string => (c.requests > 0 ? ` <small>${trim((n / c.requests) * 100, 1)} %</small>` : '');
   return [
     int(c.requests),
     int(c.succeeded) + pct(c.succeeded),
     int(c.failed) + pct(c.failed),
     int(c.rejected) + pct(c.rejected),
+    ...(unfinished ? [int(c.unfinished ?? 0) + pct(c.unfinished ?? 0)] : []),
     int(c.slow),
     int(c.timeouts),
     int(c.retries),
@@ -104,11 +111,12 @@ export function rankingHtml(report: SimulationReport): string {
  * ```
  */
 export function summaryHtml(report: SimulationReport): string {
+  const unfinished = hasUnfinished(report.configurations.map((c) => c.totals));
   const rows = report.configurations.map(
     (c, i) =>
-      `<tr><th scope="row">${swatch(i)}<a href="#config-${i}">${e(c.name)}</a><div class="settings">${settingsText(c)}</div></th>${countCells(c.totals)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`,
+      `<tr><th scope="row">${swatch(i)}<a href="#config-${i}">${e(c.name)}</a><div class="settings">${settingsText(c)}</div></th>${countCells(c.totals, unfinished)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`,
   );
-  return `<section id="summary"><h2>Totals</h2><div class="scroll"><table><thead><tr><th>configuration</th>${COUNT_HEADERS}<th>time to open</th><th>time to recover</th><th>state changes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section id="summary"><h2>Totals</h2><div class="scroll"><table><thead><tr><th>configuration</th>${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 /**
@@ -121,8 +129,9 @@ export function summaryHtml(report: SimulationReport): string {
  * ```
  */
 export function configurationHtml(c: ConfigurationResult, index: number): string {
-  const phases = c.phases.map((p) => `<tr><th scope="row">${e(p.name)}</th>${countCells(p)}</tr>`);
-  const total = `<tr class="total"><th scope="row">total</th>${countCells(c.totals)}</tr>`;
+  const unfinished = hasUnfinished([c.totals, ...c.phases]);
+  const phases = c.phases.map((p) => `<tr><th scope="row">${e(p.name)}</th>${countCells(p, unfinished)}</tr>`);
+  const total = `<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}</tr>`;
   const changes = c.transitions.map(
     (t) =>
       `<tr><td>${formatClock(t.atMs)}</td><td><span class="state">${e(t.from)}</span> → <span class="state">${e(t.to)}</span></td><td>${e(t.cause)}</td></tr>`,
@@ -134,7 +143,7 @@ export function configurationHtml(c: ConfigurationResult, index: number): string
   return `<section class="configuration" id="config-${index}"><h3>${swatch(index)}${e(c.name)}</h3>
 <p class="settings">${settingsText(c)}</p>
 <p class="note">Thresholds: failure rate ${trim(c.thresholds.failureRateThreshold, 2)} %, slow calls ${trim(c.thresholds.slowCallRateThreshold, 2)} %. ${openedText(c)}</p>
-<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${COUNT_HEADERS}</tr></thead><tbody>${phases.join('')}${total}</tbody></table></div>
+<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}</tr></thead><tbody>${phases.join('')}${total}</tbody></table></div>
 <h4>State changes</h4>${changesTable}</section>`;
 }
 
