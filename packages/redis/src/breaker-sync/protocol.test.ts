@@ -115,6 +115,35 @@ redisSuite('RedisBreakerSync protocol', () => {
     expect(other.state).toBe('OPEN');
   });
 
+  it('Redis down: a held breaker is let go, attach does not hang; Redis back: subscriptions and state work again', async () => {
+    if (!redis.owned) return;
+    const name = uniqueName('down');
+    const later = uniqueName('down-later');
+    const [a, b] = await Promise.all([make(), make()]);
+    const [ba, bb] = [new CircuitBreaker(name, FAST), new CircuitBreaker(name, FAST)];
+    await a.sync.attach(ba);
+    await b.sync.attach(bb);
+    const held = reaches(bb, 'OPEN');
+    await fail(ba);
+    await held; // held by the fleet: it would wait for the lease
+    const down = nextEvent(b.sync, 'storeError');
+    await redis.kill();
+    await down;
+    // Let go: OPEN until the fleet's wait plus one lease would have ended, then its own trial.
+    await expect.poll(() => bb.tryAcquirePermission(), { timeout: 2000, interval: 50 }).toBe(true);
+    expect(bb.state).toBe('HALF_OPEN');
+    const attachedLate = new CircuitBreaker(later, FAST);
+    await b.sync.attach(attachedLate); // resolves while Redis is down
+    expect(attachedLate.state).toBe('CLOSED');
+
+    const back = Promise.all([nextEvent(a.sync, 'storeRecovered', () => true, 5000), nextEvent(b.sync, 'storeRecovered', () => true, 5000)]);
+    await redis.restart();
+    await back;
+    const forced = reaches(attachedLate, 'FORCED_OPEN');
+    await a.sync.forceOpen(later);
+    expect(await forced).toBe('fleet');
+  });
+
   it('ignores what it cannot read on its channel', async () => {
     const name = uniqueName('garbage');
     const a = await make();

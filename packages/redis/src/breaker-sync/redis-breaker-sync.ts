@@ -124,12 +124,14 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     const member = new FleetMember(breaker, keys, lease, this.#ctx);
     const listener = (message: string): void => member.onMessage(message);
     this.#attached.set(breaker.name, { keys, listener, member });
-    try {
-      // Subscribed before reading, so no change falls between the read and the first message (`ver` orders them).
-      await this.#options.subscriber.subscribe(keys.channel, listener);
-    } catch (error) {
+    // Subscribed before reading, so no change falls between the read and the first message (`ver`
+    // orders them). A subscriber that is not connected queues the subscription until it is: not
+    // awaited then (attach never hangs on Redis), and the state is read when the store recovers.
+    const subscriber = this.#options.subscriber;
+    const subscribed = subscriber.subscribe(keys.channel, listener).catch((error: unknown) => {
       this.#events.emit('storeError', { error, operation: 'subscribe' });
-    }
+    });
+    if (subscriber.isReady) await subscribed;
     await member.read();
   }
 
