@@ -1,5 +1,5 @@
 import { closest } from '@breakwater/core';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 
 /**
  * Bad scenario input, refused before anything runs: the file, the line and column, the key
@@ -52,8 +52,11 @@ export class YamlSource {
       throw new ScenarioError(file, line, column, '', `not valid YAML: ${error.message.split('\n')[0]}`);
     }
     visit(this.doc, {
-      Node: (_key, node) => {
-        if ('tag' in node && typeof node.tag === 'string') this.fail(node, '', `the tag '${node.tag}' is not allowed: a scenario is plain YAML (core schema, no tags)`);
+      Node: (_key, node, ancestors) => {
+        if (!('tag' in node) || typeof node.tag !== 'string') return;
+        // The key path of the tagged node: the keys of the pairs above it.
+        const keys = ancestors.flatMap((a) => (isPair(a) && isScalar(a.key) ? [String(a.key.value)] : []));
+        this.fail(node, keys.join('.'), `the tag '${node.tag}' is not allowed: a scenario is plain YAML (core schema, no tags)`);
       },
     });
   }
