@@ -104,6 +104,35 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('a caller that aborts during the round trip is rejected at once, and its reservation goes back', async () => {
+    const rl = limiter({ limitForPeriod: 1 });
+    await rl.acquirePermission();
+    const controller = new AbortController();
+    const call = rl.acquirePermission(1, { signal: controller.signal });
+    controller.abort(new Error('left early'));
+    await expect(call).rejects.toThrow('left early');
+    // Its reservation (wait 1000) came back when the reply arrived: the next caller waits 1000, not 2000.
+    await until(() => rl.metrics.availablePermissions === -1);
+    expect(await rl.reservePermission()).toBe(1000);
+    expect(rl.metrics.numberOfWaitingCalls).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('execute passes the signal to fn and rejects at once when it aborts while fn runs', async () => {
+    const rl = limiter({ limitForPeriod: 5 });
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const call = rl.execute((ctx) => {
+      seen = ctx.signal;
+      return new Promise(() => {});
+    }, { signal: controller.signal });
+    await until(() => seen !== undefined);
+    controller.abort(new Error('stop'));
+    await expect(call).rejects.toThrow('stop');
+    expect(seen!.aborted).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('execute, decorate and withPermits take permits; execute never throws synchronously', async () => {
     const rl = limiter({ limitForPeriod: 5, timeoutDuration: 0 });
     expect(await rl.execute((ctx) => ctx.attempt)).toBe(1);

@@ -60,7 +60,10 @@ redisSuite('the rate limiter script against state.ts', () => {
         const key = rateLimiterKey(uniqueName('property'));
         let now = start;
         let limit = initialLimit;
-        let model: RateLimiterState = initialState(limit, period, 0);
+        // A key that does not exist is a full cycle at the limit in force when it is first used:
+        // the model's limiter is created then (at origin 0, the Unix epoch).
+        let created: RateLimiterState | undefined;
+        const state = (): RateLimiterState => (created ??= initialState(limit, period, 0));
         let seq = 0;
         const reservations: { permits: number; seq: number; releaseAt: number }[] = [];
         const run = (o: string, permits: number, timeout: number, extra: string[] = []): Promise<ScriptReply> =>
@@ -70,10 +73,10 @@ redisSuite('the rate limiter script against state.ts', () => {
             now += step.ms;
           } else if (step.kind === 'limit') {
             limit = step.limit;
-            model = { ...model, limitForPeriod: limit };
+            if (created !== undefined) created = { ...created, limitForPeriod: limit };
           } else if (step.kind === 'reserve') {
             const reply = await run('r', step.permits, step.timeout);
-            model = nextState(model, step.permits, step.timeout, now);
+            const model = (created = nextState(state(), step.permits, step.timeout, now));
             const reserved = step.timeout >= model.waitMs;
             expect({ done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, cycle: reply.cycle }).toEqual({ done: reserved, waitMs: model.waitMs, permissions: model.permissions, cycle: model.cycle });
             if (reserved) {
@@ -84,8 +87,8 @@ redisSuite('the rate limiter script against state.ts', () => {
             }
           } else if (step.kind === 'drain') {
             const reply = await run('d', 1, 0);
-            const before = refresh(model, now).permissions;
-            model = drain(model, now);
+            const before = refresh(state(), now).permissions;
+            const model = (created = drain(state(), now));
             if (before > 0) seq += 1;
             expect({ done: reply.done, before: reply.waitMs, permissions: reply.permissions }).toEqual({ done: before > 0, before, permissions: model.permissions });
           } else {
@@ -93,12 +96,8 @@ redisSuite('the rate limiter script against state.ts', () => {
             if (r === undefined) continue;
             const reply = await run('g', r.permits, 0, [String(r.seq), String(r.releaseAt)]);
             const allowed = r.seq === seq && r.releaseAt > now;
-            if (allowed) {
-              model = giveBack(model, r.permits, now);
-              seq += 1;
-            } else {
-              model = refresh(model, now);
-            }
+            const model = allowed ? (created = giveBack(state(), r.permits, now)) : refresh(state(), now);
+            if (allowed) seq += 1;
             expect({ done: reply.done, permissions: reply.permissions }).toEqual({ done: allowed, permissions: model.permissions });
           }
         }

@@ -113,7 +113,15 @@ export interface ScriptReply {
   readonly waitOneMs: number;
 }
 
-/** The part of a node-redis client (or cluster) a RedisRateLimiter uses. */
+/**
+ * The part of a node-redis client (or cluster) a RedisRateLimiter uses: `createClient()` from
+ * `redis` 6 satisfies it once connected.
+ *
+ * @example
+ * ```ts
+ * const client: ScriptClient = await createClient({ url: process.env.REDIS_URL }).on('error', log.warn).connect();
+ * ```
+ */
 export interface ScriptClient {
   /** Whether the connection is up (node-redis `isReady`). */
   readonly isReady: boolean;
