@@ -1,13 +1,6 @@
 import {
-  CallNotPermittedError,
   describeValue,
-  enterCall,
   EventPublisher,
-  invoke,
-  NEVER_ABORTED,
-  raceAbort,
-  ROOT_CONTEXT,
-  withoutStack,
   type AnyEventOf,
   type CallContext,
   type Clock,
@@ -21,19 +14,20 @@ import {
 } from '@breakwater/core';
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
 import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';
+import { BreakerCalls } from './calls.js';
 import { CallObservers } from './call-observers.js';
 import { EVENT_TYPES, manualCause, type CallObserver, type CircuitBreakerEvents, type TransitionOptions } from './events.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
-import { ignore, recordError, recordSuccess, recordValue } from './recording.js';
-import { API_PERMIT, CircuitStateMachine, type Permit } from './state-machine.js';
+import { recordError, recordSuccess, recordValue } from './recording.js';
+import { API_PERMIT, CircuitStateMachine } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';
 import { restoreInto, type RestoreOptions } from './restore.js';
 import { readWallClock, takeSnapshot, type CircuitBreakerSnapshot, type SnapshotOptions } from './snapshot.js';
 
-// The public API and the call plumbing: `execute` takes a permission, runs `fn`, times it and
-// records how it ended. The states (permission, what a recorded call does, each state's making)
-// are the state machine's (state-machine.ts); how the end of a call is judged and recorded is
-// recording.ts's.
+// The public API. The call plumbing of `execute` (take a permission, run `fn`, time it, record
+// how it ended) is calls.ts's; the states (permission, what a recorded call does, each state's
+// making) are the state machine's (state-machine.ts); how the end of a call is judged and recorded
+// is recording.ts's; snapshot and restore are snapshot.ts's and restore.ts's.
 
 /**
  * A circuit breaker with Resilience4j's semantics: COUNT_BASED or TIME_BASED sliding windows,
@@ -58,6 +52,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   readonly #source: string;
   readonly #machine: CircuitStateMachine;
   readonly #observers: CallObservers;
+  readonly #calls: BreakerCalls;
 
   /** Same as `new CircuitBreaker(name, config)`. */
   static of(name: string, config?: CircuitBreakerConfig): CircuitBreaker {
@@ -98,6 +93,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     this.#source = `CircuitBreaker '${name}'`;
     this.#events = new EventPublisher(name, this.#clock, this.#source, EVENT_TYPES);
     this.#machine = new CircuitStateMachine(name, this.#source, this.config, this.#clock, this.#events);
+    this.#calls = new BreakerCalls(this.#machine);
     this.#observers = new CallObservers(this.#source, (observer) => {
       this.#machine.observer = observer;
     });
@@ -168,112 +164,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * that reason is not recorded: its permit is given back and `ignoredError` is published.
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
-    let ctx: CallContext;
-    let permit: Permit = null;
-    let start: number;
-    try {
-      if (options === undefined) ctx = ROOT_CONTEXT;
-      else {
-        const entered = enterCall(options);
-        if (entered instanceof Promise) return entered;
-        ctx = entered;
-      }
-      if (typeof fn !== 'function') return Promise.reject(new TypeError(`${this.#source}: execute(fn) needs a function, got ${describeValue(fn)}`));
-      // CLOSED first and on its own: no permit to track, nothing else to check.
-      if (this.#machine.state.kind !== 'CLOSED') {
-        const taken = this.#machine.acquire();
-        if (taken === false) return Promise.reject(this.#notPermittedError());
-        permit = taken;
-      }
-      start = this.#clock.now();
-    } catch (error) {
-      // Only a throwing clock can get here; a permit taken is given back.
-      this.#machine.release(permit);
-      return Promise.reject(error);
-    }
-    // The outcome settles exactly once, whatever `fn` returns (a hostile thenable or a look-alike
-    // promise included: core's `invoke` adopts them); a native promise is followed as it is.
-    const recorded = this.#follow(invoke(fn, ctx), start, ctx, permit);
-    // The caller's abort rejects at once (one listener per signal, whatever the number of calls).
-    return ctx.signal === NEVER_ABORTED ? recorded : raceAbort(recorded, ctx.signal);
-  }
-
-  /** Records the call's promise `outcome` when it settles, with the shared handlers if they are free. */
-  #follow<T>(outcome: Promise<T>, start: number, ctx: CallContext, permit: Permit): Promise<T> {
-    if (!this.#sharedHandlersLent) {
-      // A method call, not `Promise.prototype.then.call(outcome, …)` (some 15 ns more on this path in V8).
-      const recorded = outcome.then(this.#sharedOnFulfilled as (value: T) => T, this.#sharedOnRejected as (error: unknown) => Promise<T>);
-      // Handlers never run before the native `then` returns: the borrower is set for them now.
-      this.#sharedHandlersLent = true;
-      this.#borrowerStart = start;
-      this.#borrowerContext = ctx;
-      this.#borrowerPermit = permit;
-      this.#borrowerPromise = outcome;
-      return recorded;
-    }
-    return outcome.then(
-      (value) => this.#fulfilled(value, start, permit),
-      (error: unknown) => this.#rejected(error, start, ctx, permit, outcome),
-    );
-  }
-
-  // The shared handlers. Following a call needs a pair of `then` handlers that know the call's
-  // start, context, permit and promise. Rather than two new closures per call, the breaker builds
-  // one pair once and lends it to one call at a time (the borrower), whose details wait in the
-  // `#borrower…` fields; a call that starts while the pair is lent out (calls in parallel) gets
-  // closures of its own. The pair is handed back the moment its call settles, before the call is
-  // recorded (a listener may start the next call). It spares a sequential caller two closures a call.
-  #sharedHandlersLent = false;
-  #borrowerStart = 0;
-  #borrowerContext: CallContext = ROOT_CONTEXT;
-  #borrowerPermit: Permit = null;
-  #borrowerPromise: Promise<unknown> | undefined;
-  readonly #sharedOnFulfilled = (value: unknown): unknown => {
-    const start = this.#borrowerStart;
-    const permit = this.#borrowerPermit;
-    this.#handBackSharedHandlers();
-    return this.#fulfilled(value, start, permit);
-  };
-  readonly #sharedOnRejected = (error: unknown): Promise<unknown> => {
-    const start = this.#borrowerStart;
-    const ctx = this.#borrowerContext;
-    const permit = this.#borrowerPermit;
-    const promise = this.#borrowerPromise!;
-    this.#handBackSharedHandlers();
-    return this.#rejected(error, start, ctx, permit, promise);
-  };
-  #handBackSharedHandlers(): void {
-    this.#sharedHandlersLent = false;
-    this.#borrowerContext = ROOT_CONTEXT;
-    this.#borrowerPermit = null;
-    this.#borrowerPromise = undefined;
-  }
-
-  /** Records a call that resolved with `value` and gives the value back. */
-  #fulfilled<T>(value: T, start: number, permit: Permit): T {
-    const now = this.#clock.now();
-    recordValue(this.#machine, now - start, value, now, permit);
-    return value;
-  }
-
-  /**
-   * Records a call whose promise `promise` rejected with `error`, and hands back that very promise
-   * for the call's own promise to follow: it rejects with the same error, without a throw (a throw
-   * costs V8 some 0.4 µs) and without a new rejected promise.
-   */
-  #rejected(error: unknown, start: number, ctx: CallContext, permit: Permit, promise: Promise<unknown>): Promise<never> {
-    const now = this.#clock.now();
-    const elapsed = now - start;
-    // A call that ended because its caller aborted says nothing about the backend: not recorded.
-    if (ctx !== ROOT_CONTEXT && ctx.signal.aborted && error === ctx.signal.reason) ignore(this.#machine, error, elapsed, permit);
-    else recordError(this.#machine, elapsed, error, now, permit);
-    return promise as Promise<never>;
-  }
-
-  #notPermittedError(): CallNotPermittedError {
-    const state = this.#machine.state.kind;
-    if (this.config.writableStackTraceEnabled) return new CallNotPermittedError(this.name, state);
-    return withoutStack(() => new CallNotPermittedError(this.name, state));
+    return this.#calls.execute(fn, options);
   }
 
   /**
@@ -308,7 +199,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** Like {@link tryAcquirePermission}, but throws `CallNotPermittedError` when refused. */
   acquirePermission(): void {
-    if (!this.tryAcquirePermission()) throw this.#notPermittedError();
+    if (!this.tryAcquirePermission()) throw this.#calls.notPermittedError();
   }
 
   /**
