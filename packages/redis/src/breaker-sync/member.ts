@@ -83,6 +83,7 @@ export class FleetMember {
     const m: FleetMessage | undefined = parseMessage(raw);
     if (m === undefined) return;
     if (m.t === 'opened') {
+      if (m.from === this.ctx.instanceId) return; // told from the script's reply already
       this.#emit('peerOpened', { breakerName: this.#name, instanceId: m.from, count: m.count, quorum: this.ctx.quorum });
       return;
     }
@@ -172,13 +173,17 @@ export class FleetMember {
     }
   }
 
-  /** The trial is still undecided as the lease ends: back to OPEN, the lease freed for any instance. */
+  /**
+   * The trial is still undecided as the lease ends (no traffic here, say): back to OPEN, the lease
+   * freed. This instance tries again only a lease later, so the others, whose timers fire as the
+   * lease expires, come first: a quiet instance does not keep the trial to itself.
+   */
   #abandon(): void {
     if (this.mode !== 'trial') return;
     void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]);
     this.#setMode('held');
     this.#emit('trialAbandoned', { breakerName: this.#name });
-    this.#hold(margin(this.lease));
+    this.#hold(this.lease);
   }
 
   #fleetClosed(): void {
