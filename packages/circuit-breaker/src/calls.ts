@@ -13,7 +13,8 @@ import {
   type PolicyFn,
 } from '@breakwater/core';
 import { ignore, recordError, recordValue } from './recording.js';
-import type { CircuitStateMachine, Permit } from './state-machine.js';
+import { releasePermit, type Permit } from './permits.js';
+import type { CircuitStateMachine } from './state-machine.js';
 
 // The call plumbing of `CircuitBreaker.execute`: take a permission of the state machine, run `fn`,
 // time it, and record how it ended (recording.ts) when its promise settles; the caller's promise
@@ -51,7 +52,7 @@ export class BreakerCalls {
       start = this.#clock.now();
     } catch (error) {
       // Only a throwing clock can get here; a permit taken is given back.
-      this.#machine.release(permit);
+      releasePermit(this.#machine.state, permit);
       return Promise.reject(error);
     }
     // The outcome settles exactly once, whatever `fn` returns (a hostile thenable or a look-alike

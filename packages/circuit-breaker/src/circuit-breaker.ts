@@ -19,7 +19,8 @@ import { CallObservers } from './call-observers.js';
 import { EVENT_TYPES, manualCause, type CallObserver, type CircuitBreakerEvents, type TransitionOptions } from './events.js';
 import type { CircuitBreakerMetrics } from './metrics.js';
 import { recordError, recordSuccess, recordValue } from './recording.js';
-import { API_PERMIT, CircuitStateMachine } from './state-machine.js';
+import { API_PERMIT, releasePermit } from './permits.js';
+import { CircuitStateMachine } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';
 import { restoreInto, type RestoreOptions } from './restore.js';
 import { readWallClock, takeSnapshot, type CircuitBreakerSnapshot, type SnapshotOptions } from './snapshot.js';
@@ -209,7 +210,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * a call of `execute`. Does nothing in other states.
    */
   releasePermission(): void {
-    this.#machine.release(API_PERMIT);
+    releasePermit(this.#machine.state, API_PERMIT);
   }
 
   /** Records a successful call that took `durationMs` (ms >= 0, or a duration string). */

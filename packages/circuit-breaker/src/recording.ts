@@ -1,7 +1,8 @@
 import { callbackThrew, ResultRecordedAsFailureError, TimeoutError } from '@breakwater/core';
 import type { ResolvedCircuitBreakerConfig } from './config.js';
 import { Outcome } from './outcome.js';
-import type { CircuitStateMachine, Permit } from './state-machine.js';
+import { consumePermit, releasePermit, type Permit } from './permits.js';
+import type { CircuitStateMachine } from './state-machine.js';
 
 // How the end of a call is recorded, at `now` (the clock reading that ended it: one per call
 // end), for a call of `execute` and for one reported through `onSuccess` / `onResult` / `onError`.
@@ -36,14 +37,14 @@ export function recordError(machine: CircuitStateMachine, elapsed: number, error
 
 /** A call that counts as a success. */
 export function recordSuccess(machine: CircuitStateMachine, elapsed: number, slow: boolean, now: number, permit: Permit): void {
-  machine.consume(permit);
+  consumePermit(machine.state, permit);
   if (machine.events.wants('success') && machine.publishesCalls()) machine.events.emit('success', { elapsed });
   if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('successful', elapsed);
   machine.record(slow ? Outcome.SLOW_SUCCESS : Outcome.SUCCESS, now);
 }
 
 function recordFailure(machine: CircuitStateMachine, elapsed: number, error: unknown, slow: boolean, now: number, permit: Permit): void {
-  machine.consume(permit);
+  consumePermit(machine.state, permit);
   if (machine.events.wants('error') && machine.publishesCalls()) machine.events.emit('error', { error, elapsed });
   if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('failed', elapsed);
   machine.record(slow ? Outcome.SLOW_ERROR : Outcome.ERROR, now);
@@ -51,7 +52,7 @@ function recordFailure(machine: CircuitStateMachine, elapsed: number, error: unk
 
 /** A call not recorded (an ignored error, or its caller aborted): its permit is given back, nothing is counted. */
 export function ignore(machine: CircuitStateMachine, error: unknown, elapsed: number, permit: Permit): void {
-  machine.release(permit);
+  releasePermit(machine.state, permit);
   if (machine.events.wants('ignoredError') && machine.publishesCalls()) machine.events.emit('ignoredError', { error, elapsed });
   if (machine.observer !== undefined && machine.publishesCalls()) machine.observer('ignored', elapsed);
 }

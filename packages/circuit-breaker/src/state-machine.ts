@@ -21,20 +21,6 @@ import {
 // Polly's CircuitStateController and Resilience4j's state classes are laid out; the states
 // themselves are plain objects (states.ts).
 
-/**
- * The permit of a call made through the public permission API (`tryAcquirePermission` /
- * `acquirePermission`, then `onSuccess` / `onResult` / `onError` or `releasePermission`). Such
- * permits are counted in the HALF_OPEN state's `apiHeld`, not held by a call.
- */
-export const API_PERMIT: unique symbol = Symbol('permit of the public permission API');
-
-/**
- * What a call holds while it runs: the HALF_OPEN state object that handed a call of `execute` its
- * trial permit, {@link API_PERMIT}, or `null` (no permit to give back: CLOSED, DISABLED,
- * METRICS_ONLY).
- */
-export type Permit = HalfOpenState | typeof API_PERMIT | null;
-
 /** The states that are not CLOSED (CLOSED is handled first and inline, as the fast path). */
 type NotClosed = Exclude<BreakerState, ClosedState>;
 
@@ -200,35 +186,13 @@ export class CircuitStateMachine {
   // Hands out `permittedNumberOfCallsInHalfOpenState` trial permits and records the trial calls
   // into a count window of that size; once `min(minimumNumberOfCalls, permitted)` are recorded it
   // decides: a threshold reached → OPEN, else → CLOSED. With `maxWaitDurationInHalfOpenState`, a
-  // timer forces `transitionToStateAfterWaitDuration` after that long.
+  // timer forces `transitionToStateAfterWaitDuration` after that long. Permits given back or used
+  // up by calls: permits.ts.
 
   #acquireInHalfOpen(state: HalfOpenState): HalfOpenState | false {
     if (state.available <= 0) return this.#refuse();
     state.available--;
     return state;
-  }
-
-  /**
-   * Gives back the permit of a call that is not recorded, at most once per call: a call of
-   * `execute` only into the HALF_OPEN that handed it out (a later one has fresh permits of its
-   * own), a permit of the public API only while one is counted in `apiHeld`.
-   */
-  release(permit: Permit): void {
-    if (permit === null) return;
-    const state = this.state;
-    if (permit === API_PERMIT) {
-      if (state.kind === 'HALF_OPEN' && state.apiHeld > 0) {
-        state.apiHeld--;
-        state.available++;
-      }
-    } else if (permit === state) permit.available++;
-  }
-
-  /** A call is recorded: a permit of the public API is used up (a permit of `execute` simply stays taken). */
-  consume(permit: Permit): void {
-    if (permit !== API_PERMIT) return;
-    const state = this.state;
-    if (state.kind === 'HALF_OPEN' && state.apiHeld > 0) state.apiHeld--;
   }
 
   #recordInHalfOpen(state: HalfOpenState, outcome: Outcome, now: number): void {
