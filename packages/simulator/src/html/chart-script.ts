@@ -115,7 +115,7 @@ export const CHART_SCRIPT = `(function () {
 
   function make(el, opts, columns) {
     opts.width = el.clientWidth || 900;
-    opts.padding = [20, 16, null, null];
+    opts.padding = [20, 28, null, null]; // room on the right for the last time label (1:00:00)
     opts.scales = opts.scales || {};
     opts.scales.x = { time: false, range: xRange };
     opts.cursor = opts.cursor || {};
@@ -130,8 +130,20 @@ export const CHART_SCRIPT = `(function () {
     return u;
   }
 
+  // A value with no value on either side (the window reached the minimum for one bucket) has no
+  // line to sit on: it is drawn as a dot, and only such values are.
+  function isolated(values) {
+    var out = [];
+    for (var i = 0; i < values.length; i++) {
+      if (values[i] != null && values[i - 1] == null && values[i + 1] == null) out.push(i);
+    }
+    return out;
+  }
+
   function line(label, color, values, extra) {
-    var s = { label: label, stroke: color, width: 1.5, points: { show: false }, spanGaps: false };
+    var lone = isolated(values);
+    var points = lone.length ? { show: true, size: 5, width: 1, fill: color, filter: lone } : { show: false };
+    var s = { label: label, stroke: color, width: 1.5, points: points, spanGaps: false };
     for (var k in extra) s[k] = extra[k];
     return { series: s, values: values };
   }

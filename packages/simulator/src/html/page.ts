@@ -54,8 +54,8 @@ const CHARTS: readonly (readonly [string, string, string])[] = [
   ['timeline', 'Breaker state', 'one lane per configuration, coloured by the state the breaker was in'],
   ['failure-rate', 'Failure rate against its threshold', "the breaker's window at the end of each bucket, % (a gap: fewer calls than the minimum)"],
   ['slow-call-rate', 'Slow-call rate against its threshold', "the breaker's window at the end of each bucket, %"],
-  ['rejected', 'Rejections per second', 'requests refused without reaching the backend, against the requests that arrived (grey)'],
-  ['failed', 'Failures per second', 'requests that ended with an error or a time-out, against the requests that arrived (grey)'],
+  ['rejected', 'Rejections per second', 'requests refused by a policy, against the requests that arrived (grey; dotted per configuration when their traffic differs)'],
+  ['failed', 'Failures per second', 'requests that ended with an error or a time-out, against the requests that arrived'],
   ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (TIME_BASED: of the minimum number of calls); rates count from 100 % of the minimum"],
 ];
 
