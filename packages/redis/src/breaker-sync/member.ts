@@ -106,6 +106,9 @@ export class FleetMember {
     }
     if (this.mode === 'trial' && e.from === 'HALF_OPEN' && (e.to === 'CLOSED' || e.to === 'OPEN')) {
       void this.#decide(e.to);
+    } else if (this.mode === 'held' && e.from === 'OPEN') {
+      // The hold ran out before Redis answered (slow or unreachable): this breaker went its own way.
+      this.#setMode('free');
     } else if (e.to === 'OPEN' && (e.cause === 'failure_rate' || e.cause === 'slow_call_rate') && this.mode === 'free') {
       void this.#opened();
     }
@@ -164,7 +167,10 @@ export class FleetMember {
     if (status === 0) this.#fleetClosed();
     else if (status === 2 || status === 4) this.#hold(ms);
     else if (status === 3) void this.read();
-    else {
+    else if (this.breaker.state !== 'OPEN' && this.breaker.state !== 'HALF_OPEN') {
+      void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]); // no longer held: let another run it
+      this.#setMode('free');
+    } else {
       this.#newer(ver, true);
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
