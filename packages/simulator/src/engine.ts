@@ -10,7 +10,14 @@ import type { StateChange } from './report.js';
 import type { Traffic } from './scenario.js';
 import { SeriesRecorder } from './series.js';
 
-/** How a request ended, as its caller saw it. */
+/**
+ * How a request ended, as its caller saw it.
+ *
+ * @example
+ * ```ts
+ * const observer: RunObserver = { requestEnded: (i, outcome: RequestOutcome) => outcome === 'rejected' && refused.push(i) };
+ * ```
+ */
 export type RequestOutcome = 'succeeded' | 'failed' | 'rejected';
 const OUTCOMES: readonly RequestOutcome[] = ['succeeded', 'failed', 'failed', 'rejected'];
 
@@ -19,7 +26,14 @@ export class SimulatedBackendError extends Error {
   override name = 'SimulatedBackendError';
 }
 
-/** The counters of a run as it goes, for an observer. */
+/**
+ * The counters of a run as it goes, for an observer.
+ *
+ * @example
+ * ```ts
+ * const observer: RunObserver = { stateChanged: (change, view: RunView) => console.log(change.to, 'after', view.requests, 'requests') };
+ * ```
+ */
 export interface RunView {
   readonly clock: VirtualClock;
   /** Requests that have arrived so far. */
@@ -30,7 +44,17 @@ export interface RunView {
   readonly timeouts: number;
 }
 
-/** Hooks into a run (all optional; without them the engine does no work for them). */
+/**
+ * Hooks into a run (all optional; without them the engine does no work for them).
+ *
+ * @example
+ * ```ts
+ * let openedAt = -1;
+ * runConfiguration(scenario, scenario.pipelines[0]!, {
+ *   observer: () => ({ stateChanged: (change, view) => { if (change.to === 'OPEN' && openedAt < 0) openedAt = view.requests; } }),
+ * });
+ * ```
+ */
 export interface RunObserver {
   /** A request ended (`index` counts requests from 0 in arrival order). */
   requestEnded?(index: number, outcome: RequestOutcome, view: RunView): void;

@@ -6,7 +6,7 @@ export { parseScenario, parseScenarioFile, type TraceReader } from './parse-scen
 export { parseTrace } from './trace.js';
 export { ScenarioError } from './yaml-source.js';
 export { simulate, runConfiguration, type SimulateOptions } from './simulate.js';
-export { runEngine, SimulatedBackendError, type EngineOptions, type EngineResult, type RequestOutcome, type RunObserver, type RunView } from './engine.js';
-export { buildPipeline, type BuiltLayer } from './pipeline.js';
+export type { RequestOutcome, RunObserver, RunView } from './engine.js';
+export type { BuiltLayer } from './pipeline.js';
 export { rank, RANKING_CRITERIA } from './ranking.js';
 export { seededRandom } from './random.js';

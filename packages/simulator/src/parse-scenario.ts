@@ -8,7 +8,14 @@ import { YamlSource } from './yaml-source.js';
 
 const TOP_KEYS = ['name', 'seed', 'bucket', 'pipelines', 'traffic'] as const;
 
-/** Where {@link parseScenario} reads a trace file named by the scenario (default: the file system, relative to the scenario's folder). */
+/**
+ * Where {@link parseScenario} reads a trace file named by the scenario (default: the file system, relative to the scenario's folder).
+ *
+ * @example
+ * ```ts
+ * const scenario = parseScenario(yamlText, 'inline.yml', (path) => ({ file: path, text: traces[path]! }));
+ * ```
+ */
 export type TraceReader = (path: string) => { file: string; text: string };
 
 /**

@@ -5,7 +5,19 @@ import { fromConfig } from '@breakwater/spring-config';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import type { LayerSpec, PipelineSpec } from './scenario.js';
 
-/** A pipeline's layers made of real Breakwater components on the run's clock, outermost first. */
+/**
+ * A pipeline's layers made of real Breakwater components on the run's clock, outermost first
+ * (an observer gets them, e.g. to listen to the breaker's events).
+ *
+ * @example
+ * ```ts
+ * const observer = (_spec: PipelineSpec, layers: readonly BuiltLayer[]) => {
+ *   const layer = layers.find((l) => l.kind === 'circuitBreaker');
+ *   if (layer?.kind === 'circuitBreaker') layer.breaker.on('slowCallRateExceeded', (e) => console.log(e.slowCallRate));
+ *   return undefined;
+ * };
+ * ```
+ */
 export type BuiltLayer =
   | { readonly kind: 'retry'; readonly retry: Retry }
   | { readonly kind: 'circuitBreaker'; readonly breaker: CircuitBreaker }

@@ -9,6 +9,11 @@ import type { ConfigurationResult } from './report.js';
  * 4. shortest time to recover (never opened counts as 0; opened and never closed again as ∞);
  * 5. shortest time to open (never opened counts as ∞): the sooner an incident is seen, the better;
  * 6. the run order.
+ *
+ * @example
+ * ```ts
+ * console.log(`ranked by ${RANKING_CRITERIA.join(', then ')}`);
+ * ```
  */
 export const RANKING_CRITERIA = ['failed + rejected', 'failed', 'breaker calls per request', 'time to recover', 'time to open'] as const;
 

@@ -4,6 +4,12 @@
  *
  * Times are simulated milliseconds from the start of the scenario. Names and labels are user input
  * (from the scenario file): every renderer escapes them.
+ *
+ * @example
+ * ```ts
+ * const report: SimulationReport = simulate(parseScenarioFile('scenario.yml'));
+ * writeFileSync('report.json', JSON.stringify(report));
+ * ```
  */
 export interface SimulationReport {
   /** The scenario as run. */
@@ -23,7 +29,14 @@ export interface SimulationReport {
   readonly ranking: readonly string[];
 }
 
-/** What one configuration did over the whole scenario. */
+/**
+ * What one configuration did over the whole scenario.
+ *
+ * @example
+ * ```ts
+ * for (const c of report.configurations) console.log(c.name, c.totals.rejected, c.timeToOpenMs);
+ * ```
+ */
 export interface ConfigurationResult {
   /** The configuration's name (a sweep names each combination, e.g. `slidingWindowSize=20 waitDurationInOpenState=5s`). */
   readonly name: string;
@@ -44,7 +57,14 @@ export interface ConfigurationResult {
   readonly series: TimeSeries;
 }
 
-/** Counts of a configuration over a stretch of the scenario. */
+/**
+ * Counts of a configuration over a stretch of the scenario.
+ *
+ * @example
+ * ```ts
+ * const { requests, rejected, breakerCallsPerRequest }: Counts = report.configurations[0]!.totals;
+ * ```
+ */
 export interface Counts {
   /** Requests that arrived (each is one call of the pipeline). */
   readonly requests: number;
@@ -74,7 +94,14 @@ export interface Counts {
   readonly unfinished?: number;
 }
 
-/** A breaker state change. */
+/**
+ * A breaker state change.
+ *
+ * @example
+ * ```ts
+ * const opened = result.transitions.find((t: StateChange) => t.to === 'OPEN'); // { atMs: 1748, from: 'CLOSED', to: 'OPEN', cause: 'failure_rate' }
+ * ```
+ */
 export interface StateChange {
   readonly atMs: number;
   readonly from: string;
@@ -83,7 +110,15 @@ export interface StateChange {
   readonly cause: string;
 }
 
-/** The run over time: parallel arrays, one entry per bucket of `bucketMs`. */
+/**
+ * The run over time: parallel arrays, one entry per bucket of `bucketMs`.
+ *
+ * @example
+ * ```ts
+ * const { t, failureRate, state }: TimeSeries = result.series;
+ * t.forEach((start, i) => console.log(start, failureRate[i], state[i]));
+ * ```
+ */
 export interface TimeSeries {
   readonly bucketMs: number;
   /** Start of each bucket, ms. */

@@ -8,7 +8,14 @@ import type { ConfigurationResult, SimulationReport } from './report.js';
 import type { PipelineSpec, Scenario, Traffic } from './scenario.js';
 import { defaultBucketMs } from './series.js';
 
-/** Options of {@link simulate} and {@link runConfiguration}. */
+/**
+ * Options of {@link simulate} and {@link runConfiguration}.
+ *
+ * @example
+ * ```ts
+ * simulate(scenario, { progress: (i, of, ms, total) => process.stderr.write(`\r${i + 1}/${of} ${ms}/${total} ms`) });
+ * ```
+ */
 export interface SimulateOptions {
   /** Hooks into each run: the pipeline's components once built, each request's end, each state change. */
   readonly observer?: (pipeline: PipelineSpec, layers: readonly BuiltLayer[]) => RunObserver | undefined;

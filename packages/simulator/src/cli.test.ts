@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run, USAGE } from './cli.js';
+import type { SimulationReport } from './report.js';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const dir = mkdtempSync(join(tmpdir(), 'breakwater-simulate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SCENARIO = join(dir, 'small.yml');
+writeFileSync(
+  SCENARIO,
+  `name: small
+seed: 3
+pipelines:
+  guarded:
+    - circuitBreaker: { slidingWindowSize: 10, minimumNumberOfCalls: 5, waitDurationInOpenState: 2s }
+    - timeLimiter: { timeoutDuration: 200ms }
+traffic:
+  phases:
+    - { name: bad, duration: 5s, rate: 20, arrivals: constant, errorRatio: 0.9, latency: 20ms }
+    - { name: good, duration: 5s, rate: 20, arrivals: constant, errorRatio: 0 }
+`,
+);
+const BAD = join(dir, 'bad.yml');
+writeFileSync(BAD, 'pipelines:\n  p: []\ntraffic:\n  phases:\n    - { duration: 1s, rate: 0 }\n');
+
+/** Runs the command as `pnpm simulate` does: the root package.json's script, its `node` the one running the tests. */
+function spawnSimulate(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.simulate;
+  const [command, ...scriptArgs] = script.split(/\s+/);
+  expect(command).toBe('node');
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...scriptArgs, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+async function inProcess(args: readonly string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('breakwater simulate, the real process', () => {
+  it('prints the table and exits 0', async () => {
+    const { code, stdout, stderr } = await spawnSimulate([SCENARIO]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain(`small (${SCENARIO}): seed 3, 10 s of traffic`);
+    expect(stdout).toMatch(/configuration +requests +succeeded +failed +rejected +slow +time-outs +retries +breaker calls\/request +time to open +time to recover/);
+    expect(stdout).toMatch(/CLOSED → OPEN {2}\(failure rate\)/);
+  }, 60_000);
+
+  it('--json prints the report', async () => {
+    const { code, stdout } = await spawnSimulate([SCENARIO, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as SimulationReport;
+    expect(report.scenario).toMatchObject({ name: 'small', seed: 3, durationMs: 10_000 });
+    expect(report.configurations[0]!.totals.requests).toBe(200);
+    expect(report.configurations[0]!.phases.map((p) => p.name)).toEqual(['bad', 'good']);
+  }, 60_000);
+
+  it('bad input exits 2 with the file, line and key, before anything runs', async () => {
+    const { code, stdout, stderr } = await spawnSimulate([BAD]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${BAD}:5:29: traffic.phases[0].rate: must be a number > 0, got 0`);
+  }, 60_000);
+});
+
+describe('breakwater simulate, in process', () => {
+  it('the same report as the JSON, and the same again for the same seed', async () => {
+    const a = await inProcess(['simulate', SCENARIO, '--json']);
+    const b = await inProcess(['simulate', SCENARIO, '--json']);
+    expect(a.code).toBe(0);
+    expect(b.out).toBe(a.out);
+    const other = await inProcess(['simulate', SCENARIO, '--json', '--seed', '4']);
+    expect(JSON.parse(other.out).scenario.seed).toBe(4);
+  });
+
+  it('--sweep runs every combination and ranks them', async () => {
+    const { code, out } = await inProcess(['simulate', SCENARIO, '--sweep', 'slidingWindowSize=5,10', '--sweep', 'waitDurationInOpenState=1s,4s']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^# +configuration/m);
+    for (const name of ['slidingWindowSize=5 waitDurationInOpenState=1s', 'slidingWindowSize=10 waitDurationInOpenState=4s']) expect(out).toContain(name);
+    expect(out).toContain('ranked by: failed + rejected, then failed');
+  });
+
+  it('--html writes the HTML report', async () => {
+    const file = join(dir, 'report.html');
+    const { code, out } = await inProcess(['simulate', SCENARIO, '--html', file]);
+    expect(code).toBe(0);
+    expect(out).toContain(`HTML report: ${file}`);
+    expect(readFileSync(file, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it.each([
+    [['simulate'], 'give a scenario file'],
+    [['simulat', 'x.yml'], "unknown command 'simulat'"],
+    [['simulate', 'x.yml', '--bogus'], "Unknown option '--bogus'"],
+    [['simulate', 'x.yml', '--seed', 'x'], '--seed needs a whole number'],
+    [['simulate', 'x.yml', '--sweep', 'slidingWindowSiz=1'], "did you mean 'slidingWindowSize'"],
+    [['simulate', join(dir, 'missing.yml')], 'no such file'],
+  ])('refuses %j with exit code 2', async (args, message) => {
+    const target = args.includes('x.yml') ? args.map((a) => (a === 'x.yml' ? SCENARIO : a)) : args;
+    const { code, err, out } = await inProcess(target);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+    expect(out).toBe('');
+  });
+
+  it('--help prints the usage', async () => {
+    expect(await inProcess(['--help'])).toEqual({ code: 0, out: USAGE, err: '' });
+  });
+});
