@@ -15,9 +15,9 @@ import {
 
 // The state machine of a circuit breaker: which state it is in, whether a call may run
 // (permission), what a finished call does to the state (recording), and how each state is built
-// and left (transitions). `CircuitBreaker` (circuit-breaker.ts) owns the calls and the public
-// API and asks this machine; recording.ts turns the end of a call into an outcome for it. The
-// three dispatchers (`acquire`, `record`, `#build`) hand each state to its own section below, as
+// and left (transitions). `CircuitBreaker` (circuit-breaker.ts, its calls in calls.ts) owns the
+// calls and the public API and asks this machine; recording.ts turns the end of a call into an
+// outcome for it; permits.ts gives permits back or uses them up. The three dispatchers (`acquire`, `record`, `#build`) hand each state to its own section below, as
 // Polly's CircuitStateController and Resilience4j's state classes are laid out; the states
 // themselves are plain objects (states.ts).
 
