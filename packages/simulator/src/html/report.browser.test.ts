@@ -123,6 +123,22 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     await page.close();
   }, 60_000);
 
+  it('opens without an error when there is nothing to draw (no configuration; no bucket)', async () => {
+    const one = reportFixture({ count: 1 });
+    const c = one.configurations[0]!;
+    const noBuckets = { ...c, series: { ...c.series, t: [], requestsPerSecond: [], rejectedPerSecond: [], failedPerSecond: [], failureRate: [], slowCallRate: [], windowFill: [], state: [] } };
+    for (const [file, report] of [
+      ['empty.html', { scenario: { name: 'empty', seed: 1, durationMs: 0, phases: [] }, configurations: [], ranking: [] }],
+      ['no-buckets.html', { ...one, configurations: [noBuckets] }],
+    ] as const) {
+      const { page, errors } = await visit(context, renderHtml(report), file);
+      expect(await page.evaluate(() => document.documentElement.dataset['charts']), file).toBe(String(CHARTS.length));
+      expect(errors, file).toEqual([]);
+      await page.close();
+    }
+    expect(blocked).toEqual([]);
+  }, 60_000);
+
   it('shows hostile names as text in the browser: no element, no script, no dialog from them', async () => {
     const names = ['<script>alert(1)</script>', '</script><img src=x onerror=alert(1)>', '<!-- \u2028 & "x"'];
     const { page, errors } = await visit(context, renderHtml(reportFixture({ names, scenarioName: '<img src=x onerror=alert(2)>' })), 'hostile.html');
