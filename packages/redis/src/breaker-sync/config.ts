@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
 
 /**
- * What the sync needs of a node-redis client (`createClient()` of `redis` 5 or 6): commands go
+ * What the sync needs of a node-redis client (`createClient()` of `redis` 6): commands go
  * through `sendCommand`, `isReady` tells a connection that can answer now (no command is ever
  * left in node-redis' offline queue to be replayed later), `error` / `ready` events tell an
  * outage and its end.
