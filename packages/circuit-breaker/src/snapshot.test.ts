@@ -106,6 +106,25 @@ describe('snapshot and restore, state by state', () => {
     expect(restored.metrics).toEqual(breaker.metrics);
   });
 
+  it('fractional clock readings (performance.now) and wall times: seconds that line up still line up', async () => {
+    const clock = trackedClock(5_000.3);
+    const breaker = new CircuitBreaker('pg', { ...conformance, clock });
+    fail(breaker); // second 5
+    clock.set(7_999.9);
+    fail(breaker); // second 7
+    const snapshot = JSON.parse(JSON.stringify(breaker.snapshot({ wallClock: () => BASE + 0.7 + clock.now() }))) as CircuitBreakerSnapshot;
+    const clock2 = trackedClock(10_999.9); // three whole seconds ahead
+    const restored = CircuitBreaker.restore('pg', { ...conformance, clock: clock2 }, snapshot, { wallClock: () => BASE + 0.7 + clock2.now() - 3000 });
+    expect(restored.metrics).toEqual(breaker.metrics);
+    clock.set(9_999.9);
+    clock2.set(12_999.9);
+    expect(restored.metrics.numberOfBufferedCalls).toBe(2);
+    clock.set(10_000);
+    clock2.set(13_000);
+    expect(restored.metrics.numberOfBufferedCalls).toBe(1); // second 5 fell out of both at once
+    expect(restored.metrics).toEqual(breaker.metrics);
+  });
+
   it('CLOSED with a time window: time spent in the store counts (buckets older than the window are gone)', async () => {
     const { breaker, clock } = breakerOnClock(conformance);
     fail(breaker);
@@ -351,5 +370,39 @@ describe('restore refuses what it cannot trust', () => {
     expect(() => restore(good(), config, { stateOnly: 'yes' as never })).toThrow("option stateOnly must be a boolean, got 'yes'");
     expect(() => restore(good(), config, { wallClock: 5 as never })).toThrow('option wallClock must be a function, got 5');
     expect(() => new CircuitBreaker('pg').snapshot({ wallClock: () => NaN })).toThrow("CircuitBreaker 'pg': snapshot(options) option wallClock() must return a finite number of ms, got NaN");
+  });
+});
+
+describe('README: serverless hydration through a store', () => {
+  it('an instance that opened hands OPEN to the next one through the store; a bad entry starts afresh', async () => {
+    const store = new Map<string, string>();
+    const config = { slidingWindowSize: 20, minimumNumberOfCalls: 10, waitDurationInOpenState: '30s' } as const;
+    const wallClock = { at: BASE };
+    // As in the README (the store a Map, the clocks virtual).
+    function hydrate(clock: VirtualClock): CircuitBreaker {
+      const options = { wallClock: () => wallClock.at + clock.now() };
+      const stored = store.get('breaker:pg');
+      if (stored === undefined) return new CircuitBreaker('pg', { ...config, clock });
+      try {
+        return CircuitBreaker.restore('pg', { ...config, clock }, JSON.parse(stored), options);
+      } catch {
+        return new CircuitBreaker('pg', { ...config, clock });
+      }
+    }
+    const first = hydrate(trackedClock());
+    fail(first, 10);
+    store.set('breaker:pg', JSON.stringify(first.snapshot({ wallClock: () => BASE })));
+    wallClock.at = BASE + 20_000; // the next cold start, 20 s later, on a clock of its own
+    const clock = trackedClock(123_456);
+    wallClock.at -= clock.now();
+    const second = hydrate(clock);
+    expect(second.state).toBe('OPEN');
+    await expect(second.execute(async () => 'x')).rejects.toThrow(/does not permit/);
+    await clock.advance(10_001);
+    await expect(second.execute(async () => 'trial')).resolves.toBe('trial');
+    expect(second.state).toBe('HALF_OPEN');
+    store.set('breaker:pg', '{"version":1,"state":"OPEN"}');
+    expect(hydrate(trackedClock()).state).toBe('CLOSED');
+    second.reset();
   });
 });

@@ -50,4 +50,14 @@ describe('CountWindow (COUNT_BASED)', () => {
     for (const o of [Outcome.ERROR, Outcome.SUCCESS, Outcome.SUCCESS]) w.record(o);
     expect(w.epoch).toBe(0);
   });
+
+  it('lists the calls it holds, oldest first, before and after the ring wraps', () => {
+    const w = new CountWindow(3);
+    w.record(Outcome.ERROR);
+    w.record(Outcome.SLOW_SUCCESS);
+    expect(w.outcomes()).toEqual([Outcome.ERROR, Outcome.SLOW_SUCCESS]);
+    w.record(Outcome.SUCCESS);
+    w.record(Outcome.SLOW_ERROR);
+    expect(w.outcomes()).toEqual([Outcome.SLOW_SUCCESS, Outcome.SUCCESS, Outcome.SLOW_ERROR]);
+  });
 });

@@ -80,4 +80,20 @@ describe('TimeWindow (TIME_BASED)', () => {
     w.at(3_000); // a reading before the newest second does not move it back
     expect(w.epoch).toBe(4);
   });
+
+  it('lists the buckets holding calls, oldest first, and adds a bucket only for a second it holds', () => {
+    const w = new TimeWindow(3, 0);
+    w.record(Outcome.ERROR, 100);
+    w.record(Outcome.SLOW_ERROR, 2_100);
+    expect(w.buckets(2_500)).toEqual([
+      { second: 0, calls: 1, failed: 1, slow: 0, slowFailed: 0 },
+      { second: 2, calls: 1, failed: 1, slow: 1, slowFailed: 1 },
+    ]);
+    const copy = new TimeWindow(3, 2_500);
+    copy.addBucket({ second: -1, calls: 5, failed: 5, slow: 0, slowFailed: 0 }); // fell out
+    copy.addBucket({ second: 3, calls: 5, failed: 5, slow: 0, slowFailed: 0 }); // not yet
+    for (const b of w.buckets(2_500)) copy.addBucket(b);
+    expect(totals(copy, 2_500)).toEqual(totals(w, 2_500));
+    expect(totals(copy, 3_000)).toEqual({ calls: 1, failed: 1, slow: 1, slowFailed: 1 });
+  });
 });

@@ -29,6 +29,7 @@ describe('sliding windows against a brute-force recount', () => {
           all.push({ outcome: o, at: 0 });
           const expected = recount(all.slice(-size));
           expect({ calls: w.calls, failed: w.failed, slow: w.slow, slowFailed: w.slowFailed }).toEqual(expected);
+          expect(w.outcomes()).toEqual(all.slice(-size).map((c) => c.outcome)); // what a snapshot keeps
         }
       }),
     );
@@ -56,6 +57,11 @@ describe('sliding windows against a brute-force recount', () => {
             const t = w.at(now);
             expect({ calls: t.calls, failed: t.failed, slow: t.slow, slowFailed: t.slowFailed }).toEqual(expected);
             expect(Math.min(t.calls, t.failed, t.slow, t.slowFailed)).toBeGreaterThanOrEqual(0);
+            // What a snapshot keeps rebuilds the window: its buckets added to a fresh one.
+            const copy = new TimeWindow(size, now);
+            for (const b of w.buckets(now)) copy.addBucket(b);
+            const c = copy.at(now);
+            expect({ calls: c.calls, failed: c.failed, slow: c.slow, slowFailed: c.slowFailed }).toEqual(expected);
           }
         },
       ),
