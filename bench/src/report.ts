@@ -1,4 +1,5 @@
 import type { Side } from './harness.js';
+import { formatSimulatorMarkdown, formatSimulatorText, type SimulatorResult } from './simulator.js';
 
 /** A case's measured figure. */
 export interface CaseResult {
@@ -44,6 +45,8 @@ export interface Results {
   readonly rows: readonly RowResult[];
   readonly memory: readonly MemoryResult[];
   readonly scrape?: readonly ScrapeResult[];
+  /** Row 13: the simulator's engine (see simulator.ts). */
+  readonly simulator?: readonly SimulatorResult[];
 }
 
 /** A target's verdict: whether it holds, and the figures it was judged on, in words. */
@@ -288,6 +291,7 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
       `  of which collecting the values (getMetricsAsJSON, no text): ${sc.collectMs.toFixed(0)} ms, ${formatBytes(sc.collectBytes)} allocated`,
     );
   }
+  out.push(...formatSimulatorText(results.simulator ?? []));
   out.push('\nTargets');
   for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}${v.note === undefined ? '' : `\n        why: ${v.note}`}`);
   return out.join('\n');
@@ -311,6 +315,7 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
     out.push(`| ${sc.name} | ${sc.ms.toFixed(0)} ms | ${formatBytes(sc.allocatedBytes)} | ${formatBytes(sc.textBytes)} | ${sc.series} |`);
     out.push(`| the same values collected without the text (\`getMetricsAsJSON\`) | ${sc.collectMs.toFixed(0)} ms | ${formatBytes(sc.collectBytes)} | — | — |`, '');
   }
+  out.push(...formatSimulatorMarkdown(results.simulator ?? []));
   out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
   for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);
   out.push('');
