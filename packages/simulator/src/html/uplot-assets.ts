@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 
 /** uPlot's code and stylesheet as the report inlines them. */
 export interface UplotAssets {
-  /** `uPlot.iife.min.js`, its URL banner replaced by a name, version and licence line. */
+  /** `uPlot.iife.min.js`, its URL banner replaced by its name, version and licence text. */
   readonly js: string;
   /** `uPlot.min.css`. */
   readonly css: string;
@@ -29,10 +29,12 @@ export function uplotAssets(): UplotAssets {
   if (cached !== undefined) return cached;
   const req = moduleRequire();
   const read = (path: string): string => readFileSync(req.resolve(path), 'utf8');
-  const pkg = JSON.parse(read('uplot/package.json')) as { version: string; license?: string };
+  const pkg = JSON.parse(read('uplot/package.json')) as { version: string };
   // The build opens with `/*! https://github.com/leeoniya/uPlot (v1.6.32) */`: the report carries
-  // no URL at all, so that banner becomes the name, version and licence.
-  const banner = `/*! uPlot v${pkg.version} (${pkg.license ?? 'MIT'} License, (c) Leon Sorokin) */`;
+  // no URL at all, so that banner becomes the name, the version and the licence (MIT asks for its
+  // notice in every copy; the page is one).
+  const licence = read('uplot/LICENSE').replaceAll('*/', '* /').trim();
+  const banner = `/*! uPlot v${pkg.version}\n${licence}\n*/`;
   const js = read('uplot/dist/uPlot.iife.min.js').replace(/^\/\*![^]*?\*\/\s*/, '');
   cached = { js: `${banner}\n${js}`, css: read('uplot/dist/uPlot.min.css'), version: pkg.version };
   return cached;
