@@ -9,4 +9,6 @@ export { simulate, runConfiguration, type SimulateOptions } from './simulate.js'
 export type { RequestOutcome, RunObserver, RunView } from './engine.js';
 export type { BuiltLayer } from './pipeline.js';
 export { rank, RANKING_CRITERIA } from './ranking.js';
+export { renderTable, type TableOptions } from './render-table.js';
+export { applySweep, parseSweep, SweepError, type SweepAxis } from './sweep.js';
 export { seededRandom } from './random.js';

@@ -19,7 +19,14 @@ function transitionsBlock(c: ConfigurationResult, shown: number): string[] {
   return lines;
 }
 
-/** Options of {@link renderTable}. */
+/**
+ * Options of {@link renderTable}.
+ *
+ * @example
+ * ```ts
+ * console.log(renderTable(report, { transitions: 50 }));
+ * ```
+ */
 export interface TableOptions {
   /** State changes listed per configuration before "… and N more" (default 12). */
   readonly transitions?: number;

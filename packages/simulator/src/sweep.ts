@@ -3,12 +3,26 @@ import { LAYER_OPTIONS } from './parse-pipelines.js';
 import { buildLayer } from './pipeline.js';
 import type { LayerSpec, PipelineSpec, Scenario } from './scenario.js';
 
-/** A `--sweep` the command line cannot use: the CLI prints it and exits with code 2. */
+/**
+ * A `--sweep` the command line cannot use: the CLI prints it and exits with code 2.
+ *
+ * @example
+ * ```ts
+ * try { parseSweep('slidingWindowSiz=10'); } catch (e) { if (e instanceof SweepError) console.error(e.message); }
+ * ```
+ */
 export class SweepError extends Error {
   override name = 'SweepError';
 }
 
-/** One `--sweep key=v1,v2,…`: an option of a layer kind (or of every kind that has it) and its values. */
+/**
+ * One `--sweep key=v1,v2,…`: an option of a layer kind (or of every kind that has it) and its values.
+ *
+ * @example
+ * ```ts
+ * const axis: SweepAxis = { key: 'slidingWindowSize', kind: 'circuitBreaker', values: [10, 20, 50] };
+ * ```
+ */
 export interface SweepAxis {
   readonly key: string;
   /** Set when written `circuitBreaker.slidingWindowSize=…`; else every layer kind with that option. */
