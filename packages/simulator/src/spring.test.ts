@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from './parse-scenario.js';
+import { simulate } from './simulate.js';
+import { ScenarioError } from './yaml-source.js';
+
+const TRAFFIC = `traffic:
+  phases:
+    - { duration: 20s, rate: 10, arrivals: constant, errorRatio: 1, latency: 10ms }
+`;
+
+describe('a pipeline from a Spring resilience4j block (through fromConfig)', () => {
+  it('takes the instance of each section: Retry → CircuitBreaker → TimeLimiter, Spring names and values', () => {
+    const report = simulate(
+      parseScenario(`
+pipelines:
+  spring:
+    instance: pg
+    resilience4j:
+      circuitbreaker:
+        configs:
+          default: { sliding-window-size: 10, minimum-number-of-calls: 10, wait-duration-in-open-state: 5s }
+        instances:
+          pg: { base-config: default, failure-rate-threshold: 60 }
+      retry:
+        instances:
+          pg: { max-attempts: 2, wait-duration: 100ms }
+      timelimiter:
+        instances:
+          pg: { timeout-duration: 1s }
+${TRAFFIC}`),
+    );
+    const c = report.configurations[0]!;
+    expect(c.settings).toMatchObject({ maxAttempts: 2, slidingWindowSize: 10, minimumNumberOfCalls: 10, failureRateThreshold: 60, waitDurationInOpenState: 5000, timeoutDuration: 1000 });
+    expect(c.thresholds.failureRateThreshold).toBe(60);
+    // Requests every 100 ms; each attempt fails after 10 ms, the retry 100 ms later: failures at
+    // 10, 110, 120, 210, 220, 310, 320, 410, 420, 510 ms. The 10th fills the window: OPEN at 510 ms.
+    expect(c.transitions[0]).toMatchObject({ atMs: 510, to: 'OPEN', cause: 'failure_rate' });
+    expect(c.totals.breakerCalls).toBe(c.totals.requests + c.totals.retries);
+  });
+
+  it('an instance the block does not list is built from configs.default, as in Spring', () => {
+    const report = simulate(
+      parseScenario(`
+pipelines:
+  feign-named:
+    instance: 'PgClient#pay(String)'
+    resilience4j:
+      circuitbreaker:
+        configs: { default: { sliding-window-size: 7 } }
+        instances: { pg: { sliding-window-size: 20 } }
+${TRAFFIC}`),
+    );
+    expect(report.configurations[0]!.settings['slidingWindowSize']).toBe(7);
+  });
+
+  it('refuses a bad Spring key at the block, with the config loader’s message, and the sections it does not simulate', () => {
+    const bad = (block: string) => {
+      try {
+        parseScenario(`pipelines:\n  s:\n    instance: pg\n    resilience4j:\n${block}${TRAFFIC}`, 'spring.yml');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ScenarioError);
+        return (e as ScenarioError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(bad('      circuitbreaker:\n        instances: { pg: { sliding-window-siz: 3 } }\n')).toMatch(/^spring\.yml:5:7: pipelines\.s\.resilience4j: .*sliding-window-siz/);
+    expect(bad('      bulkhead:\n        instances: { pg: { max-concurrent-calls: 3 } }\n')).toContain('pipelines.s.resilience4j.bulkhead: is not simulated yet');
+  });
+});
