@@ -219,6 +219,21 @@ describe('snapshot and restore, state by state', () => {
     breaker.transitionToClosedState();
   });
 
+  it('HALF_OPEN restored under another maxWaitDurationInHalfOpenState: a kept deadline holds only while the option is on', () => {
+    const { breaker, clock } = breakerOnClock({ maxWaitDurationInHalfOpenState: 10_000 });
+    breaker.transitionToOpenStateFor(0);
+    breaker.transitionToHalfOpenState();
+    const off = hydrate(breaker, clock, { maxWaitDurationInHalfOpenState: 0 });
+    expect([off.restored.state, off.clock2.pendingTimers]).toEqual(['HALF_OPEN', 0]);
+    breaker.transitionToMetricsOnlyState();
+    const { breaker: without, clock: clockWithout } = breakerOnClock();
+    without.transitionToOpenStateFor(0);
+    without.transitionToHalfOpenState();
+    const on = hydrate(without, clockWithout, { maxWaitDurationInHalfOpenState: 5000 });
+    expect(on.clock2.nextTimerAt).toBe(5000); // starts at restore
+    on.restored.transitionToClosedState();
+  });
+
   it('FORCED_OPEN, DISABLED and METRICS_ONLY come back as they were', () => {
     const config = { slidingWindowSize: 4, minimumNumberOfCalls: 2, slowCallRateThreshold: 30 };
     const { breaker, clock } = breakerOnClock(config);
