@@ -1,0 +1,12 @@
+import { exportsWithoutExample } from '@breakwater/test-support';
+import { describe, expect, it } from 'vitest';
+
+// Every public export has TSDoc with an @example (house rule); this keeps it so.
+describe('TSDoc', () => {
+  it('every export of index.ts is declared in src with TSDoc that has an @example', () => {
+    const { names, undocumented } = exportsWithoutExample(new URL('.', import.meta.url));
+    expect(names).toEqual(expect.arrayContaining(['RateLimiter', 'SharedRateLimiter', 'SharedRateLimiterFactory', 'SharedRateLimiterHandle', 'SharedRateLimiterOptions']));
+    // RequestNotPermittedError is @breakwater/core's, re-exported (documented there).
+    expect(undocumented.filter((name) => name !== 'RequestNotPermittedError')).toEqual([]);
+  });
+});
