@@ -1,4 +1,5 @@
 import { EXPORTER_CASES } from './rows/exporter.js';
+import { SHARED_CASES } from './rows/rate-limiter.js';
 import { simulatorHourWithin } from './simulator.js';
 import { explained, exporterOverheadAtMost, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, withinRatio, type Target } from './report.js';
 
@@ -34,6 +35,7 @@ export const TARGETS: readonly Target[] = [
   overheadAtMost('7b', 0.5),
   overheadAtMost('8a', 0.5),
   overheadAtMost('8b', 0.5),
+  withinRatio('12', SHARED_CASES.shared, '12', SHARED_CASES.inProcess, 2),
   heapDoesNotGrow('time-all', 'time-1k', 1024),
   heapBelow('count-all', 4 * 1024),
   heapBelow('registry', 40 * 1024 * 1024),
