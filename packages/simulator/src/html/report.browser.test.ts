@@ -118,6 +118,15 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     }
     await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
     await page.locator('#charts').screenshot({ path: join(ARTIFACTS, 'charts.png') }); // the README's docs/report.png
+    // One cursor for all charts: hovering the failure-rate chart shows each lane's state at that instant.
+    const over = page.locator('[data-chart="failure-rate"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    await page.waitForFunction(() => document.querySelector('[data-chart="timeline"] .u-legend .u-value')?.textContent !== '—');
+    const lanes = await page.evaluate(() => Array.from(document.querySelectorAll('[data-chart="timeline"] .u-legend .u-value')).map((v) => v.textContent));
+    expect(lanes[0]).toMatch(/^\d+:\d\d$/); // the time
+    for (const state of lanes.slice(1)) expect(['CLOSED', 'HALF_OPEN', 'OPEN']).toContain(state);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
