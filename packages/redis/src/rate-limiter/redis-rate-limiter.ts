@@ -65,6 +65,8 @@ export class RedisRateLimiter implements Policy {
   readonly #now: (() => number) | undefined;
   #limit: number;
   #timeout: number;
+  /** The ARGV of an acquire of one permit on Redis time, built once (until the limit or timeout changes). */
+  #oneArgv: string[] | undefined = undefined;
   /** The last answer of Redis (what `metrics` shows). */
   #last: ScriptReply | undefined = undefined;
 
@@ -208,6 +210,7 @@ export class RedisRateLimiter implements Policy {
    */
   changeLimitForPeriod(limitForPeriod: number): void {
     this.#limit = resolveChange(this.name, 'limitForPeriod', limitForPeriod);
+    this.#oneArgv = undefined;
     this.#fallback.changeLimit(this.#limit);
   }
 
@@ -221,6 +224,7 @@ export class RedisRateLimiter implements Policy {
    */
   changeTimeoutDuration(timeoutDuration: Duration): void {
     this.#timeout = resolveChange(this.name, 'timeoutDuration', timeoutDuration);
+    this.#oneArgv = undefined;
     this.#fallback.changeTimeout(this.#timeout);
   }
 
@@ -276,7 +280,8 @@ export class RedisRateLimiter implements Policy {
 
   /** One round trip; then the wait on the clock, the refusal, or the fallback. */
   #acquire(permits: number, signal: AbortSignal): Promise<void> {
-    const trip = this.#store.run(this.#argv('r', permits, this.#timeout));
+    const argv = permits === 1 && this.#now === undefined ? (this.#oneArgv ??= this.#argv('r', 1, this.#timeout)) : this.#argv('r', permits, this.#timeout);
+    const trip = this.#store.run(argv);
     if (trip === undefined) return this.#fallback.acquire(permits, signal, this.#store.lastError);
     const decided = trip.then((reply) => (reply === undefined ? this.#fallback.acquire(permits, signal, this.#store.lastError) : this.#decide(reply, permits, signal)));
     return raceAbort(decided, signal);

@@ -67,7 +67,7 @@ redisSuite('the rate limiter script against state.ts', () => {
         let seq = 0;
         const reservations: { permits: number; seq: number; releaseAt: number }[] = [];
         const run = (o: string, permits: number, timeout: number, extra: string[] = []): Promise<ScriptReply> =>
-          runScript(client, key, [o, String(permits), String(timeout), String(limit), String(period), '60000', String(now), ...extra]);
+          runScript(client, [key], [o, String(permits), String(timeout), String(limit), String(period), '60000', String(now), ...extra]);
         for (const step of ops) {
           if (step.kind === 'advance') {
             now += step.ms;

@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto';
  * (the same as `nextState` in @breakwater/rate-limiter's state.ts, with the origin at the Unix
  * epoch), run atomically on one hash. See the README's "Lua contract" for the table.
  *
- * - `KEYS[1]`: the limiter's hash (fields `p` permissions, `c` cycle, `r` period, `s` sequence).
+ * - `KEYS[1]`: the limiter's key, a string `"<permissions> <cycle> <period> <sequence>"` (one GET,
+ *   one SET with PX: a hash cost two more commands per call).
  * - `ARGV`: op (`r` reserve, `d` drain, `g` give back), permits, timeout ms (-1: look only),
  *   limitForPeriod, limitRefreshPeriod ms, least TTL ms, now ms (`''`: Redis `TIME`), and for `g`
  *   the reservation's sequence number and the time its permits are there.
- * - Reply: 8 strings: done (1/0), wait ms, cycle, permissions, sequence, now, grant cycle, wait
- *   ms for one permit after the operation.
+ * - Reply: 8 integers: done (1/0), wait µs, cycle, permissions, sequence, now µs, grant cycle,
+ *   wait µs for one permit after the operation (`d`: the permissions there were, in place of the wait).
  *
  * @example
  * ```ts
@@ -24,63 +25,66 @@ local permits = tonumber(ARGV[2])
 local timeout = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local period = tonumber(ARGV[5])
-local minTtl = tonumber(ARGV[6])
 local now
 if ARGV[7] ~= '' then
   now = tonumber(ARGV[7])
 else
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  now = t[1] * 1000 + t[2] / 1000
 end
 local cycle = math.floor(now / period)
-local h = redis.call('HMGET', key, 'p', 'c', 'r', 's')
 local p = limit
-if h[1] and h[3] == ARGV[5] then
-  p = tonumber(h[1])
-  local c = tonumber(h[2])
-  if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) end
-end
-local seq = tonumber(h[4]) or 0
-local function waitFor(n, available)
-  if available >= n then return 0, cycle end
-  local full = math.floor((n - (available + limit) + limit - 1) / limit)
-  return full * period + ((cycle + 1) * period - now), cycle + full + 1
-end
-local function save(took)
-  if took then seq = seq + 1 end
-  redis.call('HSET', key, 'p', p, 'c', cycle, 'r', ARGV[5], 's', seq)
-  local deficit = 0
-  if p < 0 then deficit = math.ceil(-p / limit) end
-  redis.call('PEXPIRE', key, math.ceil(math.max(minTtl, (deficit + 3) * period)))
+local seq = 0
+local v = redis.call('GET', key)
+if v then
+  local sp, sc, sr, ss = string.match(v, '^([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$')
+  seq = tonumber(ss)
+  if sr == ARGV[5] then
+    p = tonumber(sp)
+    local c = tonumber(sc)
+    if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) end
+  end
 end
 local done = 0
 local wait, grant = 0, cycle
+local write = false
 if op == 'r' then
-  wait, grant = waitFor(permits, p)
+  if p < permits then
+    local full = math.floor((permits - p - 1) / limit)
+    wait = full * period + ((cycle + 1) * period - now)
+    grant = cycle + full + 1
+  end
   if timeout >= wait then
     p = p - permits
+    seq = seq + 1
     done = 1
   end
-  -- A refusal stores the refreshed state too (as Resilience4j's compareAndSet does): the refill
-  -- of this cycle was made with the limit in force now.
-  if timeout >= 0 then save(done == 1) end
+  write = timeout >= 0
 elseif op == 'd' then
   wait = p
   if p > 0 then
     p = 0
+    seq = seq + 1
     done = 1
   end
-  save(done == 1)
+  write = true
 elseif op == 'g' then
   if seq == tonumber(ARGV[8]) and tonumber(ARGV[9]) > now then
     p = math.min(p + permits, limit)
-    save(true)
+    seq = seq + 1
     done = 1
+    write = true
   end
 end
-local one = waitFor(1, p)
-local f = '%.17g'
-return { tostring(done), string.format(f, wait), string.format(f, cycle), string.format(f, p), string.format(f, seq), string.format(f, now), string.format(f, grant), string.format(f, one) }
+if write then
+  local ttl = 3 * period
+  if p < 0 then ttl = (math.ceil(-p / limit) + 3) * period end
+  ttl = math.ceil(math.max(tonumber(ARGV[6]), ttl))
+  redis.call('SET', key, p .. ' ' .. cycle .. ' ' .. ARGV[5] .. ' ' .. seq, 'PX', ttl)
+end
+local one = 0
+if p < 1 then one = math.floor((0 - p) / limit) * period + ((cycle + 1) * period - now) end
+return { done, math.floor(wait * 1000 + 0.5), cycle, p, seq, math.floor(now * 1000 + 0.5), grant, math.floor(one * 1000 + 0.5) }
 `;
 
 /**
@@ -130,25 +134,23 @@ export interface ScriptClient {
 }
 
 /**
- * Runs the script on `key`: `EVALSHA`, and on `NOSCRIPT` (a restarted or failed-over Redis has
+ * Runs the script on `keys` (the limiter's one key): `EVALSHA`, and on `NOSCRIPT` (a restarted or failed-over Redis has
  * an empty script cache) `EVAL` once, which loads it again. Rejects with the client's error
  * otherwise (including its command timeout).
  */
-export async function runScript(client: ScriptClient, key: string, argv: string[]): Promise<ScriptReply> {
-  const options = { keys: [key], arguments: argv };
-  let reply: unknown;
-  try {
-    reply = await client.evalSha(RATE_LIMITER_SCRIPT_SHA, options);
-  } catch (error) {
+export function runScript(client: ScriptClient, keys: string[], argv: string[]): Promise<ScriptReply> {
+  const options = { keys, arguments: argv };
+  return client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(parseReply, (error: unknown) => {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    reply = await client.eval(RATE_LIMITER_SCRIPT, options);
-  }
-  return parseReply(reply);
+    return client.eval(RATE_LIMITER_SCRIPT, options).then(parseReply);
+  });
 }
 
-/** The script's 8 strings as a {@link ScriptReply}; throws on anything else. */
+/** The script's 8 integers as a {@link ScriptReply} (µs to ms); throws on anything else. */
 export function parseReply(reply: unknown): ScriptReply {
   if (!Array.isArray(reply) || reply.length !== 8) throw new Error(`RedisRateLimiter: unexpected script reply ${JSON.stringify(reply)}`);
-  const n = reply.map((x) => Number(x));
-  return { done: n[0] === 1, waitMs: n[1]!, cycle: n[2]!, permissions: n[3]!, seq: n[4]!, now: n[5]!, grantCycle: n[6]!, waitOneMs: n[7]! };
+  const r = reply as number[];
+  const done = Number(r[0]) === 1;
+  const op1 = Number(r[1]);
+  return { done, waitMs: op1 / 1000, cycle: Number(r[2]), permissions: Number(r[3]), seq: Number(r[4]), now: Number(r[5]) / 1000, grantCycle: Number(r[6]), waitOneMs: Number(r[7]) / 1000 };
 }

@@ -48,16 +48,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * The limiter's one key on Redis, and whether Redis answers. Every round trip ends within
- * `commandTimeout` of real time (a timer of its own, and node-redis's command timeout for the
- * time it waits to be written), so a dead or hung Redis is an error within it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
+ * `commandTimeout` of real time (a timer of its own: node-redis's command `timeout` stops at the
+ * write, and its `AbortSignal.timeout` per command costs more than the round trip's whole
+ * client-side work), so a dead or hung Redis is an error within it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
  * until it reconnects). While Redis is down ("an outage") only one call at a time probes it, and
  * only once the client says it is connected again; the others go to the fallback at once.
  */
 export class Store {
   readonly #client: ScriptClient;
-  /** The client with the command timeout on every command (node-redis `withCommandOptions`). */
-  readonly #timed: ScriptClient;
-  readonly #key: string;
+  readonly #keys: string[];
   readonly #timeout: number;
   readonly #clock: Clock;
   readonly #listener: StoreListener;
@@ -70,9 +69,7 @@ export class Store {
 
   constructor(client: ScriptClient, key: string, commandTimeout: number, clock: Clock, listener: StoreListener) {
     this.#client = client;
-    const withOptions = (client as { withCommandOptions?: (options: { timeout: number }) => ScriptClient }).withCommandOptions;
-    this.#timed = typeof withOptions === 'function' ? withOptions.call(client, { timeout: commandTimeout }) : client;
-    this.#key = key;
+    this.#keys = [key];
     this.#timeout = commandTimeout;
     this.#clock = clock;
     this.#listener = listener;
@@ -101,7 +98,7 @@ export class Store {
       return undefined;
     }
     if (probe) this.#probing = true;
-    return withTimeout(runScript(this.#timed, this.#key, argv), this.#timeout).then(
+    return withTimeout(runScript(this.#client, this.#keys, argv), this.#timeout).then(
       (reply) => {
         if (probe) this.#probing = false;
         if (this.#downSince !== undefined) this.#recovered();
@@ -118,7 +115,7 @@ export class Store {
   /** Runs the script and ignores any failure (a give-back: losing it only loses permits). */
   runQuietly(argv: string[]): void {
     if (this.#downSince !== undefined || this.#client.isReady === false) return;
-    runScript(this.#timed, this.#key, argv).then(undefined, () => {});
+    runScript(this.#client, this.#keys, argv).then(undefined, () => {});
   }
 
   #failed(error: unknown): void {
