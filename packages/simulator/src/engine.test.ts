@@ -92,6 +92,23 @@ traffic: { phases: [{ duration: 1s, rate: 1, arrivals: constant, errorRatio: 1, 
     expect(c.totals).toMatchObject({ requests: 1, failed: 1, retries: 1, timeouts: 1, breakerCalls: 2 });
   });
 
+  it('a time-out cut from outside the breaker is not recorded by it (its caller aborted); from inside it is a failure', () => {
+    const scenario = (layers: string) => `
+pipelines:
+  p:
+${layers}
+traffic: { phases: [{ duration: 5s, rate: 2, arrivals: constant, hangRatio: 1 }] }
+`;
+    const breaker = '    - circuitBreaker: { slidingWindowSize: 2, minimumNumberOfCalls: 2 }';
+    const limiter = '    - timeLimiter: { timeoutDuration: 100ms }';
+    const outside = run(scenario(`${limiter}\n${breaker}`));
+    expect(outside.totals).toMatchObject({ requests: 10, failed: 10, timeouts: 10, rejected: 0 });
+    expect(outside.transitions).toEqual([]);
+    const inside = run(scenario(`${breaker}\n${limiter}`));
+    expect(inside.transitions[0]).toMatchObject({ atMs: 600, to: 'OPEN', cause: 'failure_rate' });
+    expect(inside.totals.rejected).toBeGreaterThan(0);
+  });
+
   it('a closed loop: 2 users, 50 ms calls and 100 ms of think time send 7 requests each in 1 s', () => {
     const c = run(`
 pipelines: { bare: [] }

@@ -277,6 +277,12 @@ class Run implements RunView {
     if (kind === 0) return this.#retryDecides(parent, code);
     if (kind === 1) {
       const breaker = this.#breakers[layer]!;
+      // A call cancelled from above (a time limiter outside the breaker) says nothing about the
+      // backend: as the breaker's execute does, its permit is given back and nothing is recorded.
+      if (parent.aborted) {
+        breaker.releasePermission();
+        return this.#complete(parent, code);
+      }
       const elapsed = this.clock.now() - parent.startedAt;
       if (code === C_OK) breaker.onSuccess(elapsed);
       else breaker.onError(elapsed, this.#errors[code]);
