@@ -36,4 +36,13 @@ describe('seeded runs', () => {
     expect(bare!.series.requestsPerSecond.slice(0, n)).toEqual(p!.series.requestsPerSecond.slice(0, n));
     expect(bare!.totals.requests).toBe(p!.totals.requests);
   });
+
+  it('reports its progress now and then, in simulated time, up to the end', () => {
+    const seen: number[] = [];
+    const busy = yaml(1).replaceAll('rate: 40', 'rate: 2000');
+    simulate(parseScenario(busy), { progress: (i, of, ms, total) => void (expect([i, of, total]).toEqual([0, 1, 20_000]), seen.push(ms)) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(seen.at(-1)!).toBeLessThanOrEqual(21_000);
+  });
 });

@@ -6,82 +6,10 @@ import { BackendDraw, HANG, OK, TraceDraw } from './backend.js';
 import { Tally } from './counts.js';
 import { ARRIVE, C_ERROR, C_OK, C_REJECTED, C_TIMEOUT, DONE, Frame, FrameHeap, NONE, TIMEOUT, WAKE } from './frame.js';
 import { breakerOf, type BuiltLayer } from './pipeline.js';
-import type { StateChange } from './report.js';
 import type { Traffic } from './scenario.js';
+import { OUTCOMES, SimulatedBackendError, type EngineOptions, type EngineResult, type RunObserver, type RunView } from './engine-types.js';
+import type { StateChange } from './report.js';
 import { SeriesRecorder } from './series.js';
-
-/**
- * How a request ended, as its caller saw it.
- *
- * @example
- * ```ts
- * const observer: RunObserver = { requestEnded: (i, outcome: RequestOutcome) => outcome === 'rejected' && refused.push(i) };
- * ```
- */
-export type RequestOutcome = 'succeeded' | 'failed' | 'rejected';
-const OUTCOMES: readonly RequestOutcome[] = ['succeeded', 'failed', 'failed', 'rejected'];
-
-/** The error a simulated backend fails with. */
-export class SimulatedBackendError extends Error {
-  override name = 'SimulatedBackendError';
-}
-
-/**
- * The counters of a run as it goes, for an observer.
- *
- * @example
- * ```ts
- * const observer: RunObserver = { stateChanged: (change, view: RunView) => console.log(change.to, 'after', view.requests, 'requests') };
- * ```
- */
-export interface RunView {
-  readonly clock: VirtualClock;
-  /** Requests that have arrived so far. */
-  readonly requests: number;
-  /** Calls that reached the backend so far. */
-  readonly backendCalls: number;
-  /** Attempts ended by a time limiter so far. */
-  readonly timeouts: number;
-}
-
-/**
- * Hooks into a run (all optional; without them the engine does no work for them).
- *
- * @example
- * ```ts
- * let openedAt = -1;
- * runConfiguration(scenario, scenario.pipelines[0]!, {
- *   observer: () => ({ stateChanged: (change, view) => { if (change.to === 'OPEN' && openedAt < 0) openedAt = view.requests; } }),
- * });
- * ```
- */
-export interface RunObserver {
-  /** A request ended (`index` counts requests from 0 in arrival order). */
-  requestEnded?(index: number, outcome: RequestOutcome, view: RunView): void;
-  /** The breaker changed state. */
-  stateChanged?(change: StateChange, view: RunView): void;
-}
-
-/** What {@link runEngine} needs besides the traffic and the pipeline. */
-export interface EngineOptions {
-  readonly clock: VirtualClock;
-  /** Draws the backend's outcomes and latencies. */
-  readonly random: () => number;
-  /** Draws the arrival times (its own stream, so every configuration gets the same arrivals). */
-  readonly arrivalRandom: () => number;
-  readonly bucketMs: number;
-  readonly observer?: RunObserver | undefined;
-  /** Called every few thousand events with the simulated time reached. */
-  readonly progress?: ((simulatedMs: number) => void) | undefined;
-}
-
-/** What a run produced, before it is shaped into a {@link ConfigurationResult}. */
-export interface EngineResult {
-  readonly tallies: readonly Tally[];
-  readonly transitions: readonly StateChange[];
-  readonly series: ReturnType<SeriesRecorder['result']>;
-  readonly endMs: number;
-}
 
 /**
  * Runs `traffic` through `layers` (real Breakwater components on `options.clock`), event by

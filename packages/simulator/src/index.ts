@@ -6,7 +6,7 @@ export { parseScenario, parseScenarioFile, type TraceReader } from './parse-scen
 export { parseTrace } from './trace.js';
 export { ScenarioError } from './yaml-source.js';
 export { simulate, runConfiguration, type SimulateOptions } from './simulate.js';
-export type { RequestOutcome, RunObserver, RunView } from './engine.js';
+export type { RequestOutcome, RunObserver, RunView } from './engine-types.js';
 export type { BuiltLayer } from './pipeline.js';
 export { rank, RANKING_CRITERIA } from './ranking.js';
 export { renderTable, type TableOptions } from './render-table.js';

@@ -59,6 +59,7 @@ describe('bad scenario input is refused with the file, line and key', () => {
   it('a YAML tag, and YAML that does not parse', () => {
     expect(refusal(`${PIPELINE}traffic: !!js/function x\n`).message).toMatch(/^bad\.yml:4:\d+: traffic: the tag .* is not allowed/);
     expect(refusal(`${PIPELINE}traffic:\n  phases: [\n`).message).toMatch(/^bad\.yml:\d+:\d+: not valid YAML/);
+    expect(refusal(`${PIPELINE}  p: []\n${TRAFFIC}`).message).toBe('bad.yml:4:3: not valid YAML: Map keys must be unique');
   });
 
   it('a closed loop that would spin, two arrival kinds at once, errorRatio + hangRatio > 1', () => {

@@ -1,6 +1,7 @@
 import { VirtualClock } from '@breakwater/core';
 import { freezeCounts } from './counts.js';
-import { runEngine, type RunObserver } from './engine.js';
+import { runEngine } from './engine.js';
+import type { RunObserver } from './engine-types.js';
 import { breakerOf, buildPipeline, type BuiltLayer } from './pipeline.js';
 import { seededRandom } from './random.js';
 import { rank } from './ranking.js';

@@ -48,7 +48,7 @@ export class YamlSource {
     this.doc = parseDocument(text, { schema: 'core', customTags: [], lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false });
     const error = this.doc.errors[0];
     if (error !== undefined) {
-      const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+      const { line, col: column } = this.#lines.linePos(error.pos[0]);
       throw new ScenarioError(file, line, column, '', `not valid YAML: ${error.message.split('\n')[0]}`);
     }
     visit(this.doc, {
