@@ -74,6 +74,12 @@ describe('bad scenario input is refused with the file, line and key', () => {
     expect(e.message).toBe("calls.jsonl:2:1: latency: missing (did you mean 'latncy'?): each line needs timestamp, latency, outcome");
   });
 
+  it('a bucket too narrow for the length of the traffic', () => {
+    expect(refusal(`bucket: 1ms\n${PIPELINE}traffic:\n  phases:\n    - { duration: 2m, rate: 1 }\n`).message).toBe(
+      'bad.yml:1:9: bucket: gives 120000 points for 120000 ms of traffic; at most 100000 (a wider bucket)',
+    );
+  });
+
   it('a phase inherits the backend of the one before unless it says otherwise', () => {
     const s = parseScenario(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 0.3, latency: 20ms }\n    - { pause: 1s }\n`);
     if (s.traffic.kind !== 'phases') throw new Error('phases expected');

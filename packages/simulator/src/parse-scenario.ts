@@ -3,8 +3,12 @@ import { basename, dirname, resolve } from 'node:path';
 import { parsePipelines } from './parse-pipelines.js';
 import { parseTraffic } from './parse-traffic.js';
 import type { Scenario } from './scenario.js';
+import { phasesOf } from './simulate.js';
 import { duration, number, text } from './values.js';
 import { YamlSource } from './yaml-source.js';
+
+/** The most points a time series may have (a bucket too narrow for the traffic's length is refused). */
+const MAX_POINTS = 100_000;
 
 const TOP_KEYS = ['name', 'seed', 'bucket', 'pipelines', 'traffic'] as const;
 
@@ -47,7 +51,7 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
       return { file: full, text: readFileSync(full, 'utf8') };
     });
   const bucket = top.get('bucket');
-  return {
+  const scenario: Scenario = {
     name: top.has('name') ? text(src, top.get('name')!) : basename(file).replace(/\.ya?ml$/i, ''),
     file,
     seed: top.has('seed') ? number(src, top.get('seed')!, { min: 0, max: 2 ** 32 - 1, integer: true }) : 1,
@@ -55,6 +59,11 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
     pipelines: parsePipelines(src, pipelines),
     traffic: parseTraffic(src, traffic, reader),
   };
+  const totalMs = phasesOf(scenario.traffic).at(-1)?.endMs ?? 0;
+  if (scenario.bucketMs !== undefined && totalMs / scenario.bucketMs > MAX_POINTS) {
+    src.fail(bucket!.value, 'bucket', `gives ${Math.ceil(totalMs / scenario.bucketMs)} points for ${totalMs} ms of traffic; at most ${MAX_POINTS} (a wider bucket)`);
+  }
+  return scenario;
 }
 
 /**
