@@ -13,6 +13,7 @@ import { breakerRows } from './rows/breaker.js';
 import { exporterRows } from './rows/exporter.js';
 import { measureScrape } from './scrape.js';
 import { measureSimulator } from './simulator.js';
+import { measureRedis } from './redis.js';
 import { bulkheadRows } from './rows/bulkhead.js';
 import { pipelineRows } from './rows/pipeline.js';
 import { rateLimiterRows } from './rows/rate-limiter.js';
@@ -59,9 +60,10 @@ for (const row of rows) {
 }
 const memory: MemoryResult[] = withMemory ? await measureMemory(check ? 200_000 : 1_000_000) : [];
 const scrape = withScrape ? [await measureScrape(10_000, check ? 1 : 3)] : [];
+const redis = only === undefined || only.includes('11') ? await measureRedis(check) : [];
 // Row 13: the simulator's engine, 1 h of 1 000 requests/s (a quarter of it for --check: judged as a rate).
 const simulator = only === undefined || only.includes('13') ? [measureSimulator(check ? 15 : 60, 1)] : [];
-const results: Results = { rows: measured, memory, scrape, simulator };
+const results: Results = { rows: measured, memory, scrape, redis, simulator };
 
 const applicable = TARGETS.filter((t) => {
   try {

@@ -1,5 +1,6 @@
 import type { Side } from './harness.js';
 import { formatSimulatorMarkdown, formatSimulatorText, type SimulatorResult } from './simulator.js';
+import { formatRedisMarkdown, formatRedisText, type RedisRowResult } from './redis-report.js';
 
 /** A case's measured figure. */
 export interface CaseResult {
@@ -47,6 +48,8 @@ export interface Results {
   readonly scrape?: readonly ScrapeResult[];
   /** Row 13: the simulator's engine (see simulator.ts). */
   readonly simulator?: readonly SimulatorResult[];
+  /** Row 11: RedisRateLimiter against rate-limiter-flexible's RateLimiterRedis (see redis.ts). */
+  readonly redis?: readonly RedisRowResult[];
 }
 
 /** A target's verdict: whether it holds, and the figures it was judged on, in words. */
@@ -291,6 +294,7 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
       `  of which collecting the values (getMetricsAsJSON, no text): ${sc.collectMs.toFixed(0)} ms, ${formatBytes(sc.collectBytes)} allocated`,
     );
   }
+  out.push(...formatRedisText(results.redis ?? []));
   out.push(...formatSimulatorText(results.simulator ?? []));
   out.push('\nTargets');
   for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}${v.note === undefined ? '' : `\n        why: ${v.note}`}`);
@@ -315,6 +319,7 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
     out.push(`| ${sc.name} | ${sc.ms.toFixed(0)} ms | ${formatBytes(sc.allocatedBytes)} | ${formatBytes(sc.textBytes)} | ${sc.series} |`);
     out.push(`| the same values collected without the text (\`getMetricsAsJSON\`) | ${sc.collectMs.toFixed(0)} ms | ${formatBytes(sc.collectBytes)} | — | — |`, '');
   }
+  out.push(...formatRedisMarkdown(results.redis ?? []));
   out.push(...formatSimulatorMarkdown(results.simulator ?? []));
   out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
   for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);

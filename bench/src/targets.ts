@@ -1,6 +1,7 @@
 import { EXPORTER_CASES } from './rows/exporter.js';
 import { SHARED_CASES } from './rows/rate-limiter.js';
 import { simulatorHourWithin } from './simulator.js';
+import { redisAgainstPeer } from './redis-report.js';
 import { explained, exporterOverheadAtMost, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, withinRatio, type Target } from './report.js';
 
 /** The targets of issue 6, judged on the figures of one run. */
@@ -41,4 +42,6 @@ export const TARGETS: readonly Target[] = [
   heapBelow('registry', 40 * 1024 * 1024),
   scrapeAtMost('10', 500, 160 * 1024 * 1024),
   simulatorHourWithin('13', 20),
+  redisAgainstPeer('11a', 1.1),
+  redisAgainstPeer('11b', 1.0),
 ];

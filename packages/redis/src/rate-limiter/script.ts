@@ -5,13 +5,15 @@ import { createHash } from 'node:crypto';
  * (the same as `nextState` in @breakwater/rate-limiter's state.ts, with the origin at the Unix
  * epoch), run atomically on one hash. See the README's "Lua contract" for the table.
  *
- * - `KEYS[1]`: the limiter's key, a string `"<permissions> <cycle> <period> <sequence>"` (one GET,
- *   one SET with PX: a hash cost two more commands per call).
+ * - `KEYS[1]`: the limiter's key, a string of four doubles packed by Lua's `struct` (`'dddd'`:
+ *   permissions, cycle, period, sequence), read by one GET and written by one SET with PX
+ *   (a hash, or text to parse, cost Redis more per call).
  * - `ARGV`: op (`r` reserve, `d` drain, `g` give back), permits, timeout ms (-1: look only),
  *   limitForPeriod, limitRefreshPeriod ms, least TTL ms, now ms (`''`: Redis `TIME`), and for `g`
  *   the reservation's sequence number and the time its permits are there.
- * - Reply: 8 integers: done (1/0), wait µs, cycle, permissions, sequence, now µs, grant cycle,
- *   wait µs for one permit after the operation (`d`: the permissions there were, in place of the wait).
+ * - Reply: 6 integers: done (1/0), wait µs (`d`: the permissions there were, ×1000), cycle,
+ *   permissions, sequence, now µs. The cycle the permits belong to and the wait for one permit
+ *   follow from them (computed by the client: fewer values cost Redis less).
  *
  * @example
  * ```ts
@@ -37,11 +39,10 @@ local p = limit
 local seq = 0
 local v = redis.call('GET', key)
 if v then
-  local sp, sc, sr, ss = string.match(v, '^([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$')
-  seq = tonumber(ss)
-  if sr == ARGV[5] then
-    p = tonumber(sp)
-    local c = tonumber(sc)
+  local sp, c, sr, ss = struct.unpack('dddd', v)
+  seq = ss
+  if sr == period then
+    p = sp
     if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) end
   end
 end
@@ -80,11 +81,9 @@ if write then
   local ttl = 3 * period
   if p < 0 then ttl = (math.ceil(-p / limit) + 3) * period end
   ttl = math.ceil(math.max(tonumber(ARGV[6]), ttl))
-  redis.call('SET', key, p .. ' ' .. cycle .. ' ' .. ARGV[5] .. ' ' .. seq, 'PX', ttl)
+  redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'PX', ttl)
 end
-local one = 0
-if p < 1 then one = math.floor((0 - p) / limit) * period + ((cycle + 1) * period - now) end
-return { done, math.floor(wait * 1000 + 0.5), cycle, p, seq, math.floor(now * 1000 + 0.5), grant, math.floor(one * 1000 + 0.5) }
+return { done, math.floor(wait * 1000 + 0.5), cycle, p, seq, math.floor(now * 1000 + 0.5) }
 `;
 
 /**
@@ -140,17 +139,28 @@ export interface ScriptClient {
  */
 export function runScript(client: ScriptClient, keys: string[], argv: string[]): Promise<ScriptReply> {
   const options = { keys, arguments: argv };
-  return client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(parseReply, (error: unknown) => {
+  const parse = (reply: unknown): ScriptReply => parseReply(reply, argv);
+  return client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(parse, (error: unknown) => {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return client.eval(RATE_LIMITER_SCRIPT, options).then(parseReply);
+    return client.eval(RATE_LIMITER_SCRIPT, options).then(parse);
   });
 }
 
-/** The script's 8 integers as a {@link ScriptReply} (µs to ms); throws on anything else. */
-export function parseReply(reply: unknown): ScriptReply {
-  if (!Array.isArray(reply) || reply.length !== 8) throw new Error(`RedisRateLimiter: unexpected script reply ${JSON.stringify(reply)}`);
+/**
+ * The script's 6 integers as a {@link ScriptReply} (µs to ms), with what follows from them and
+ * from the call's `argv` (permits, limitForPeriod, period); throws on anything else.
+ */
+export function parseReply(reply: unknown, argv: readonly string[]): ScriptReply {
+  if (!Array.isArray(reply) || reply.length !== 6) throw new Error(`RedisRateLimiter: unexpected script reply ${JSON.stringify(reply)}`);
   const r = reply as number[];
-  const done = Number(r[0]) === 1;
-  const op1 = Number(r[1]);
-  return { done, waitMs: op1 / 1000, cycle: Number(r[2]), permissions: Number(r[3]), seq: Number(r[4]), now: Number(r[5]) / 1000, grantCycle: Number(r[6]), waitOneMs: Number(r[7]) / 1000 };
+  const waitMs = Number(r[1]) / 1000;
+  const cycle = Number(r[2]);
+  const permissions = Number(r[3]);
+  const now = Number(r[5]) / 1000;
+  const limit = Number(argv[3]);
+  const period = Number(argv[4]);
+  // The permits' cycle: the one the wait ends in (state.ts's waitForPermits: full cycles + 1).
+  const grantCycle = argv[0] === 'r' && waitMs > 0 ? cycle + Math.floor((-permissions - 1) / limit) + 1 : cycle;
+  const waitOneMs = permissions >= 1 ? 0 : Math.floor(-permissions / limit) * period + ((cycle + 1) * period - now);
+  return { done: Number(r[0]) === 1, waitMs, cycle, permissions, seq: Number(r[4]), now, grantCycle, waitOneMs };
 }

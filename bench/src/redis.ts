@@ -1,0 +1,93 @@
+/**
+ * Row 11: RedisRateLimiter against rate-limiter-flexible's RateLimiterRedis (v11, node-redis with
+ * `useRedisPackage: true`), both on one node-redis client of the same redis-server (`REDIS_URL`,
+ * else 127.0.0.1:6379). An acquire is a network round trip, which the ns-per-op harness does not
+ * fit: each round runs a fixed number of acquires of each library in turn (the order alternating
+ * between rounds), and a row reports the median of the rounds.
+ *
+ * - 11a, latency: one acquire at a time (`await` each), µs per acquire.
+ * - 11b, throughput: 100 acquires in flight (100 loops on the one client), acquires per second.
+ *
+ * Both limits are far above what a round can use, so every acquire is granted (what is measured
+ * is the decision's round trip, not a refusal). Each library makes one round trip per acquire:
+ * Breakwater EVALSHA of its script, rate-limiter-flexible EVAL of its script.
+ */
+import { RedisRateLimiter } from '@breakwater/redis';
+import { createClient } from 'redis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { median } from './harness.js';
+import type { RedisRowResult } from './redis-report.js';
+
+type Acquire = () => Promise<unknown>;
+
+async function sequential(acquire: Acquire, n: number): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await acquire();
+  return ((performance.now() - t0) * 1000) / n; // µs per acquire
+}
+
+async function concurrent(acquire: Acquire, n: number, inFlight: number): Promise<number> {
+  let left = n;
+  const loop = async (): Promise<void> => {
+    while (left > 0) {
+      left -= 1;
+      await acquire();
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, loop));
+  return n / ((performance.now() - t0) / 1000); // acquires per second
+}
+
+/** Runs `measure` on both sides for `rounds` rounds, alternating which goes first; the medians. */
+async function compare(rounds: number, breakwater: () => Promise<number>, peer: () => Promise<number>): Promise<{ breakwater: number; peer: number }> {
+  const b: number[] = [];
+  const p: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      b.push(await breakwater());
+      p.push(await peer());
+    } else {
+      p.push(await peer());
+      b.push(await breakwater());
+    }
+  }
+  return { breakwater: median(b), peer: median(p) };
+}
+
+/** Row 11 (11a latency, 11b throughput), or `[]` with a note on stderr when no Redis answers. */
+export async function measureRedis(check: boolean): Promise<RedisRowResult[]> {
+  const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+  const client = createClient({ url, socket: { reconnectStrategy: false } });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    process.stderr.write(`row 11 skipped: no Redis at ${url} (${String(error)}); set REDIS_URL\n`);
+    return [];
+  }
+  try {
+    const run = `${process.pid}-${Date.now()}`;
+    const limiter = new RedisRateLimiter(`bench-${run}`, { client, limitForPeriod: 1_000_000_000, limitRefreshPeriod: '1s', timeoutDuration: 0 });
+    const flexible = new RateLimiterRedis({ storeClient: client, useRedisPackage: true, points: 1_000_000_000, duration: 1, keyPrefix: `bench-rlf-${run}` });
+    const breakwater: Acquire = () => limiter.acquirePermission();
+    const peer: Acquire = () => flexible.consume('key');
+    // Many short rounds, alternating: on a shared machine the load changes within seconds, and
+    // both sides should see the same share of it.
+    const rounds = check ? 5 : 15;
+    const n = check ? 400 : 1000;
+    // Warm-up: scripts loaded, code paths compiled.
+    await sequential(breakwater, 300);
+    await sequential(peer, 300);
+    const latency = await compare(rounds, () => sequential(breakwater, n), () => sequential(peer, n));
+    const throughput = await compare(rounds, () => concurrent(breakwater, n * 5, 100), () => concurrent(peer, n * 5, 100));
+    const server = url.replace(/\/\/[^@]*@/, '//');
+    const peerName = "rate-limiter-flexible RateLimiterRedis.consume('key')";
+    return [
+      { id: '11a', title: 'Redis rate limiter, one acquire at a time (latency)', unit: 'µs/op', ...latency, peerName, server },
+      { id: '11b', title: 'Redis rate limiter, 100 acquires in flight (throughput)', unit: 'ops/s', ...throughput, peerName, server },
+    ];
+  } finally {
+    client.destroy();
+  }
+}
