@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from './parse-scenario.js';
+import { parseScenario, parseScenarioFile } from './parse-scenario.js';
 import { simulate } from './simulate.js';
 import { parseTrace } from './trace.js';
 
@@ -55,5 +56,15 @@ describe('a recorded trace replayed as the backend', () => {
     expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": 1, "outcome": "maybe"}')).toThrow('t.jsonl:1:1: outcome: must be ok, error or hang');
     expect(() => parseTrace('t.jsonl', '{"timestamp": 0,')).toThrow(/^t\.jsonl:1:1: not a JSON object/);
     expect(() => parseTrace('t.csv', 'timestamp,latency,outcome\n0,10\n')).toThrow('t.csv:2:1: has 2 fields, the header has 3');
+  });
+
+  it('examples/scenarios/trace-replay.yml: every line of its access log is a request, and both windows open during the incident', () => {
+    const report = simulate(parseScenarioFile(fileURLToPath(new URL('../../../examples/scenarios/trace-replay.yml', import.meta.url))));
+    for (const c of report.configurations) {
+      expect(c.totals.requests).toBe(3728);
+      expect(c.timeToOpenMs).toBeGreaterThan(60_000); // the incident is the log's second minute
+      expect(c.timeToOpenMs).toBeLessThan(120_000);
+      expect(c.transitions[0]!.cause).toBe('failure_rate');
+    }
   });
 });
