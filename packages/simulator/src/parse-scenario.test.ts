@@ -66,6 +66,9 @@ describe('bad scenario input is refused with the file, line and key', () => {
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2 }\n`).message).toContain("give 'thinkTime' or 'requests'");
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2, rate: 3 }\n`).message).toContain("give 'rate' (open loop) or 'users'");
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 0.6, hangRatio: 0.6 }\n`).message).toContain('errorRatio + hangRatio must be <= 1');
+    expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 1 }\n    - { duration: 1s, rate: 1, hangRatio: 1 }\n`).message).toContain(
+      'got 1 + 1 (errorRatio 1 is carried over from the phase before: give errorRatio here)',
+    );
   });
 
   it('a malformed trace line: the trace file, its line and the field', () => {

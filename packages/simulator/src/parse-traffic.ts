@@ -24,7 +24,11 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
     errorLatency: get('errorLatency', (e) => latency(src, e), previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency),
   };
   const both = keys.get('hangRatio') ?? keys.get('errorRatio');
-  if (backend.errorRatio + backend.hangRatio > 1) src.fail(both?.value, both?.path ?? '', `errorRatio + hangRatio must be <= 1, got ${backend.errorRatio} + ${backend.hangRatio}`);
+  if (backend.errorRatio + backend.hangRatio > 1) {
+    const carried = !keys.has('errorRatio') ? 'errorRatio' : !keys.has('hangRatio') ? 'hangRatio' : undefined;
+    const hint = carried === undefined ? '' : ` (${carried} ${backend[carried]} is carried over from the phase before: give ${carried} here)`;
+    src.fail(both?.value, both?.path ?? '', `errorRatio + hangRatio must be <= 1, got ${backend.errorRatio} + ${backend.hangRatio}${hint}`);
+  }
   return backend;
 }
 

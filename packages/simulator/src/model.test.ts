@@ -1,0 +1,94 @@
+import { CallNotPermittedError } from '@breakwater/circuit-breaker';
+import { VirtualClock } from '@breakwater/core';
+import { decorate, type Pipeline } from '@breakwater/decorators';
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from './parse-scenario.js';
+import { buildPipeline, type BuiltLayer } from './pipeline.js';
+import type { StateChange } from './report.js';
+import { runConfiguration } from './simulate.js';
+
+// The engine against the library itself: the same pipeline run by decorate() on a VirtualClock,
+// promise by promise, with a backend that answers as the scenario's phases say. Both must agree
+// on every state change (time, states, cause) and every count.
+const TRAFFIC = `
+traffic:
+  phases:
+    - { name: failing, duration: 2s, rate: 10, arrivals: constant, errorRatio: 1, latency: 10ms }
+    - { name: hanging, duration: 2s, rate: 10, arrivals: constant, errorRatio: 0, hangRatio: 1 }
+    - { name: healthy, duration: 3s, rate: 10, arrivals: constant, hangRatio: 0, latency: 50ms }
+`;
+const LAYERS = {
+  retry: '- retry: { maxAttempts: 3, waitDuration: 100ms }',
+  breaker: '- circuitBreaker: { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: 1s, permittedNumberOfCallsInHalfOpenState: 2 }',
+  limiter: '- timeLimiter: { timeoutDuration: 250ms }',
+  limiterNoCancel: '- timeLimiter: { timeoutDuration: 250ms, cancelRunningFuture: false }',
+};
+type Order = readonly (keyof typeof LAYERS)[];
+
+/** What the backend does for a call started at `t` (the phase it starts in). */
+function backend(t: number): 'error' | 'hang' | 'ok' {
+  return t < 2000 ? 'error' : t < 4000 ? 'hang' : 'ok';
+}
+
+async function library(layers: readonly BuiltLayer[], clock: VirtualClock) {
+  let pipeline: Pipeline = decorate();
+  for (const l of layers) {
+    if (l.kind === 'retry') pipeline = pipeline.withRetry(l.retry);
+    else if (l.kind === 'circuitBreaker') pipeline = pipeline.withCircuitBreaker(l.breaker);
+    else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
+  }
+  const transitions: StateChange[] = [];
+  for (const l of layers) if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
+  let backendCalls = 0;
+  const counts = { succeeded: 0, failed: 0, rejected: 0 };
+  const call = (ctx: { signal: AbortSignal }) =>
+    new Promise<string>((resolve, reject) => {
+      backendCalls++;
+      const what = backend(clock.now());
+      const timer = what === 'hang' ? undefined : clock.setTimeout(() => (what === 'ok' ? resolve('ok') : reject(new Error('503'))), what === 'ok' ? 50 : 10);
+      ctx.signal.addEventListener('abort', () => {
+        if (timer !== undefined) clock.clearTimeout(timer);
+        reject(ctx.signal.reason);
+      });
+    });
+  const calls: Promise<void>[] = [];
+  for (let t = 0; t < 7000; t += 100) {
+    clock.setTimeout(() => {
+      calls.push(
+        pipeline.execute(call).then(
+          () => void counts.succeeded++,
+          (e: unknown) => void (e instanceof CallNotPermittedError ? counts.rejected++ : counts.failed++),
+        ),
+      );
+    }, t);
+  }
+  await clock.advanceTo(7000);
+  await clock.runAll();
+  await Promise.all(calls);
+  return { transitions, backendCalls, ...counts };
+}
+
+describe.each<[string, Order]>([
+  ['Retry → CircuitBreaker → TimeLimiter', ['retry', 'breaker', 'limiter']],
+  ['TimeLimiter → Retry → CircuitBreaker (a time-out cancels the retry; the breaker ignores the aborted call)', ['limiter', 'retry', 'breaker']],
+  ['CircuitBreaker → Retry → TimeLimiter', ['breaker', 'retry', 'limiter']],
+  ['TimeLimiter without cancelRunningFuture → Retry → CircuitBreaker (the retry goes on after the time-out)', ['limiterNoCancel', 'retry', 'breaker']],
+])('the engine and decorate() agree: %s', (_, order) => {
+  it('on every state change and every count', async () => {
+    const scenario = parseScenario(`pipelines:\n  p:\n${order.map((k) => `    ${LAYERS[k]}`).join('\n')}\n${TRAFFIC}`);
+    let engineBackendCalls = 0;
+    const engine = runConfiguration(scenario, scenario.pipelines[0]!, {
+      observer: () => ({ requestEnded: (_i, _o, view) => void (engineBackendCalls = view.backendCalls) }),
+    });
+    const clock = new VirtualClock();
+    const real = await library(buildPipeline(scenario.pipelines[0]!, clock, Math.random), clock);
+    expect(engine.transitions).toEqual(real.transitions);
+    expect(real.transitions.length).toBeGreaterThan(2);
+    expect({ succeeded: engine.totals.succeeded, failed: engine.totals.failed, rejected: engine.totals.rejected }).toEqual({
+      succeeded: real.succeeded,
+      failed: real.failed,
+      rejected: real.rejected,
+    });
+    expect(engineBackendCalls).toBe(real.backendCalls);
+  });
+});
