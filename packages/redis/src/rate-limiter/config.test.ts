@@ -1,7 +1,9 @@
 import { VirtualClock } from '@breakwater/core';
+import type { createClient, createCluster } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { REDIS_RATE_LIMITER_OPTIONS, resolveRedisRateLimiterConfig, type RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
+import type { ScriptClient } from './script.js';
 
 const client = { isReady: true, evalSha: () => Promise.resolve([]), eval: () => Promise.resolve([]) };
 const make = (config: Record<string, unknown>) => () => new RedisRateLimiter('pg', { client, ...config } as RedisRateLimiterConfig);
@@ -45,6 +47,12 @@ describe('RedisRateLimiter config', () => {
   ])('refuses %o at construction', (config, type, message) => {
     expect(make(config)).toThrow(type);
     expect(make(config)).toThrow(message);
+  });
+
+  it('takes a node-redis client or cluster as its client (checked by tsc)', () => {
+    const fromClient = (c: ReturnType<typeof createClient>): ScriptClient => c;
+    const fromCluster = (c: ReturnType<typeof createCluster>): ScriptClient => c;
+    expect([typeof fromClient, typeof fromCluster]).toEqual(['function', 'function']);
   });
 
   it('refuses a missing config, a bad name, and bad values given at run time', () => {
