@@ -1,4 +1,4 @@
-import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import { ConfigReader, type Clock, type Duration, type Outcome } from '@breakwater/core';
 import type { ScriptClient } from './script.js';
 
 /**
@@ -40,6 +40,8 @@ export interface RedisRateLimiterConfig {
   readonly onStoreError?: OnStoreError | undefined;
   /** The per-process limit of the `'local'` fallback; integer >= 1. Default `limitForPeriod`. */
   readonly localLimitForPeriod?: number | undefined;
+  /** Runs after each decorated call; `true` drains the permissions left in the cycle (for every instance). */
+  readonly drainPermissionsOnResult?: ((outcome: Outcome) => boolean) | undefined;
   /** `false`: refusals carry no stack (cheaper). Default true. */
   readonly writableStackTraceEnabled?: boolean | undefined;
   /** The clock of the local waits and of the events. Default `systemClock`. */
@@ -68,6 +70,7 @@ export interface ResolvedRedisRateLimiterConfig {
   readonly commandTimeout: number;
   readonly onStoreError: OnStoreError;
   readonly localLimitForPeriod: number;
+  readonly drainPermissionsOnResult: ((outcome: Outcome) => boolean) | undefined;
   readonly writableStackTraceEnabled: boolean;
   readonly clock: Clock;
   readonly time: 'redis' | (() => number);
@@ -81,6 +84,7 @@ const KEYS = [
   'commandTimeout',
   'onStoreError',
   'localLimitForPeriod',
+  'drainPermissionsOnResult',
   'writableStackTraceEnabled',
   'clock',
   'time',
@@ -124,6 +128,7 @@ export function resolveRedisRateLimiterConfig(name: string, config: RedisRateLim
     commandTimeout,
     onStoreError: read.oneOf('onStoreError', 'local', MODES),
     localLimitForPeriod: read.number('localLimitForPeriod', limitForPeriod, { integer: true, gte: 1 }),
+    drainPermissionsOnResult: read.fn<(outcome: Outcome) => boolean>('drainPermissionsOnResult'),
     writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
     clock: read.clock(),
     time: time ?? 'redis',

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { RequestNotPermittedError, VirtualClock } from '@breakwater/core';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
@@ -161,6 +161,30 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
     await rl.acquirePermission();
     expect((await rl.fetchMetrics()).availablePermissions).toBe(0);
     expect(() => rl.changeLimitForPeriod(0)).toThrow("RedisRateLimiter '");
+  });
+
+  it('drainPermissionsOnResult drains the cycle after a call whose outcome says so; a predicate that throws drains nothing', async () => {
+    const tooMany = Object.assign(new Error('429'), { status: 429 });
+    const rl = limiter({
+      limitForPeriod: 5,
+      timeoutDuration: 0,
+      drainPermissionsOnResult: (o) => {
+        if ('result' in o && o.result === 'boom') throw new Error('predicate');
+        return 'error' in o && (o.error as { status?: number }).status === 429;
+      },
+    });
+    const drained: number[] = [];
+    rl.on('drained', (e) => drained.push(e.permits));
+    await expect(rl.execute(() => Promise.reject(tooMany))).rejects.toBe(tooMany);
+    await until(() => drained.length === 1);
+    expect(drained).toEqual([4]);
+    await expect(rl.execute(() => 'x')).rejects.toBeInstanceOf(RequestNotPermittedError);
+    clock.set(1_001_000);
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    expect(await rl.execute(() => 'boom')).toBe('boom');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('drainPermissionsOnResult threw'), { type: 'BreakwaterCallbackWarning' });
+    warn.mockRestore();
+    expect((await rl.fetchMetrics()).availablePermissions).toBe(4);
   });
 
   it('loads the script again after SCRIPT FLUSH (NOSCRIPT -> EVAL), with no error reaching the caller', async () => {

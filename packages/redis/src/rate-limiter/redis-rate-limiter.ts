@@ -20,6 +20,7 @@ import { rateLimiterKey } from '../keys.js';
 import { checkPermits, resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
 import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
+import { drainOnResult } from './drain-on-result.js';
 import { Fallback } from './fallback.js';
 import type { ScriptReply } from './script.js';
 import { Store } from './store.js';
@@ -275,7 +276,14 @@ export class RedisRateLimiter implements Policy {
       if (entered instanceof Promise) return entered;
       ctx = entered;
     }
-    return this.#acquire(permits, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : raceAbort(invoke(fn, ctx), ctx.signal)));
+    return this.#acquire(permits, ctx.signal).then(() => (ctx.signal.aborted ? Promise.reject(ctx.signal.reason) : this.#run(fn, ctx)));
+  }
+
+  /** Runs `fn` (its outcome settles once); `drainPermissionsOnResult` sees the outcome; the caller's abort ends the call at once. */
+  #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+    const outcome = invoke(fn, ctx);
+    const predicate = this.#options.drainPermissionsOnResult;
+    return raceAbort(predicate === undefined ? outcome : drainOnResult(outcome, this.#source, predicate, () => this.drainPermissions()), ctx.signal);
   }
 
   /** One round trip; then the wait on the clock, the refusal, or the fallback. */
