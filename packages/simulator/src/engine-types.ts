@@ -53,6 +53,8 @@ export interface RunObserver {
   requestEnded?(index: number, outcome: RequestOutcome, view: RunView): void;
   /** The breaker changed state. */
   stateChanged?(change: StateChange, view: RunView): void;
+  /** The run is over (nothing left to happen). */
+  finished?(view: RunView): void;
 }
 
 /** What {@link runEngine} needs besides the traffic and the pipeline. */

@@ -101,6 +101,7 @@ class Run implements RunView {
     const endMs = Math.max(this.#arrivals.ends.at(-1) ?? 0, this.clock.now());
     while (this.#series.nextEnd - this.#series.bucketMs < endMs) this.#closeBucket();
     for (const t of this.#tallies) t.unfinished = t.requests - t.succeeded - t.failed - t.rejected;
+    this.#observer?.finished?.(this);
     return { tallies: this.#tallies, transitions: this.#transitions, series: this.#series.result(), endMs };
   }
 

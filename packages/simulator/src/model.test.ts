@@ -78,7 +78,7 @@ describe.each<[string, Order]>([
     const scenario = parseScenario(`pipelines:\n  p:\n${order.map((k) => `    ${LAYERS[k]}`).join('\n')}\n${TRAFFIC}`);
     let engineBackendCalls = 0;
     const engine = runConfiguration(scenario, scenario.pipelines[0]!, {
-      observer: () => ({ requestEnded: (_i, _o, view) => void (engineBackendCalls = view.backendCalls) }),
+      observer: () => ({ finished: (view) => void (engineBackendCalls = view.backendCalls) }),
     });
     const clock = new VirtualClock();
     const real = await library(buildPipeline(scenario.pipelines[0]!, clock, Math.random), clock);

@@ -1,0 +1,117 @@
+import { CallNotPermittedError } from '@breakwater/circuit-breaker';
+import { VirtualClock } from '@breakwater/core';
+import { decorate, type Pipeline } from '@breakwater/decorators';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Arrivals } from './arrivals.js';
+import { BackendDraw, HANG, OK } from './backend.js';
+import { parseScenario } from './parse-scenario.js';
+import { buildPipeline } from './pipeline.js';
+import { seededRandom } from './random.js';
+import type { StateChange } from './report.js';
+import type { Scenario } from './scenario.js';
+import { runConfiguration } from './simulate.js';
+
+// A property: for random pipelines (retry, breaker and time limiter, at most one of each, in any order) and random
+// traffic, the engine and decorate() on a VirtualClock — fed the same arrivals and the same
+// backend draws — agree on every state change and every count. Latencies and waits are
+// fractional, so no two events fall on the same instant (where the two may order them apart).
+
+const layer = fc.oneof(
+  fc.record({ kind: fc.constant('retry' as const), maxAttempts: fc.integer({ min: 1, max: 3 }), wait: fc.double({ min: 1, max: 300, noNaN: true }) }),
+  fc.record({
+    kind: fc.constant('circuitBreaker' as const),
+    type: fc.constantFrom('COUNT_BASED', 'TIME_BASED'),
+    size: fc.integer({ min: 2, max: 10 }),
+    minimum: fc.integer({ min: 1, max: 10 }),
+    failure: fc.integer({ min: 20, max: 100 }),
+    slowMs: fc.double({ min: 10, max: 400, noNaN: true }),
+    slow: fc.integer({ min: 20, max: 100 }),
+    waitMs: fc.double({ min: 100, max: 3000, noNaN: true }),
+    permitted: fc.integer({ min: 1, max: 4 }),
+  }),
+  fc.record({ kind: fc.constant('timeLimiter' as const), timeoutMs: fc.double({ min: 20, max: 500, noNaN: true }), cancel: fc.boolean() }),
+);
+const phase = fc.record({
+  seconds: fc.integer({ min: 1, max: 4 }),
+  rate: fc.integer({ min: 2, max: 30 }),
+  errorRatio: fc.double({ min: 0, max: 0.6, noNaN: true }),
+  hangRatio: fc.double({ min: 0, max: 0.3, noNaN: true }),
+  low: fc.double({ min: 1, max: 100, noNaN: true }),
+  spread: fc.double({ min: 1, max: 400, noNaN: true }),
+});
+const f = (x: number) => `${x}ms`;
+
+function yamlOf(layers: fc.infer<typeof layer>[], phases: fc.infer<typeof phase>[], seed: number): string {
+  const ls = layers.map((l) =>
+    l.kind === 'retry'
+      ? `- retry: { maxAttempts: ${l.maxAttempts}, waitDuration: ${f(l.wait)} }`
+      : l.kind === 'timeLimiter'
+        ? `- timeLimiter: { timeoutDuration: ${f(l.timeoutMs)}, cancelRunningFuture: ${l.cancel} }`
+        : `- circuitBreaker: { slidingWindowType: ${l.type}, slidingWindowSize: ${l.size}, minimumNumberOfCalls: ${l.minimum}, failureRateThreshold: ${l.failure}, slowCallDurationThreshold: ${f(l.slowMs)}, slowCallRateThreshold: ${l.slow}, waitDurationInOpenState: ${f(l.waitMs)}, permittedNumberOfCallsInHalfOpenState: ${l.permitted} }`,
+  );
+  const ps = phases.map(
+    (p) => `- { duration: ${p.seconds}s, rate: ${p.rate}, errorRatio: ${p.errorRatio}, hangRatio: ${Math.min(p.hangRatio, 1 - p.errorRatio)}, latency: { uniform: [${f(p.low)}, ${f(p.low + p.spread)}] } }`,
+  );
+  return `seed: ${seed}\npipelines:\n  p:\n${ls.map((l) => `    ${l}`).join('\n')}\ntraffic:\n  phases:\n${ps.map((p) => `    ${p}`).join('\n')}\n`;
+}
+
+async function library(scenario: Scenario) {
+  const clock = new VirtualClock();
+  const random = seededRandom(scenario.seed);
+  const layers = buildPipeline(scenario.pipelines[0]!, clock, random);
+  let pipeline: Pipeline = decorate();
+  for (const l of layers) {
+    if (l.kind === 'retry') pipeline = pipeline.withRetry(l.retry);
+    else if (l.kind === 'circuitBreaker') pipeline = pipeline.withCircuitBreaker(l.breaker);
+    else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
+  }
+  const transitions: StateChange[] = [];
+  for (const l of layers) if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
+  if (scenario.traffic.kind !== 'phases') throw new Error('phases');
+  const arrivals = new Arrivals(scenario.traffic, seededRandom(scenario.seed ^ 0x5bd1e995));
+  const draws = scenario.traffic.phases.map((p) => new BackendDraw(p.backend));
+  const counts = { succeeded: 0, failed: 0, rejected: 0, backendCalls: 0 };
+  const call = (ctx: { signal: AbortSignal }) =>
+    new Promise<string>((resolve, reject) => {
+      counts.backendCalls++;
+      const draw = draws[arrivals.phaseAt(clock.now(), 0)]!;
+      const latency = draw.draw(random);
+      const outcome = draw.outcome;
+      const timer = outcome === HANG ? undefined : clock.setTimeout(() => (outcome === OK ? resolve('ok') : reject(new Error('503'))), latency);
+      ctx.signal.addEventListener('abort', () => {
+        if (timer !== undefined) clock.clearTimeout(timer);
+        reject(ctx.signal.reason);
+      });
+    });
+  const calls: Promise<void>[] = [];
+  for (; arrivals.nextAt !== Infinity; arrivals.advance()) {
+    clock.setTimeout(() => {
+      calls.push(
+        pipeline.execute(call).then(
+          () => void counts.succeeded++,
+          (e: unknown) => void (e instanceof CallNotPermittedError ? counts.rejected++ : counts.failed++),
+        ),
+      );
+    }, arrivals.nextAt);
+  }
+  await clock.runAll(1_000_000);
+  return { transitions, ...counts, settled: calls.length };
+}
+
+describe('the engine and decorate() agree (property)', () => {
+  it('on random pipelines and traffic: every state change, every count', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(layer, { minLength: 1, maxLength: 3, selector: (l) => l.kind }), fc.array(phase, { minLength: 1, maxLength: 3 }), fc.nat(), async (layers, phases, seed) => {
+        const scenario = parseScenario(yamlOf(layers, phases, seed));
+        let backendCalls = 0;
+        const engine = runConfiguration(scenario, scenario.pipelines[0]!, { observer: () => ({ finished: (v) => void (backendCalls = v.backendCalls) }) });
+        const real = await library(scenario);
+        expect(engine.transitions).toEqual(real.transitions);
+        expect([engine.totals.succeeded, engine.totals.failed, engine.totals.rejected]).toEqual([real.succeeded, real.failed, real.rejected]);
+        expect(backendCalls).toBe(real.backendCalls);
+      }),
+      { numRuns: Number(process.env['SIMULATOR_PROPERTY_RUNS'] ?? 40) },
+    );
+  }, 60_000);
+});
