@@ -1,20 +1,5 @@
-import {
-  enterCall,
-  EventPublisher,
-  invoke,
-  raceAbort,
-  RequestNotPermittedError,
-  ROOT_CONTEXT,
-  WaitQueue,
-  withoutStack,
-  type AnyEventOf,
-  type CallContext,
-  type Duration,
-  type EventOf,
-  type ExecuteOptions,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
+import { enterCall, EventPublisher, invoke, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
+import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import type { RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
 import { checkPermits, resolveChange } from './checks.js';
@@ -22,18 +7,10 @@ import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type Resolv
 import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
 import { drainOnResult } from './drain-on-result.js';
 import { Fallback } from './fallback.js';
+import { metricsOf } from './metrics.js';
 import type { ScriptReply } from './script.js';
 import { Store } from './store.js';
-
-/** Permits a caller reserved on Redis and waits for on its clock. */
-interface Reservation {
-  readonly permits: number;
-  /** The hash's sequence number the reservation got (a give-back must find it unchanged). */
-  readonly seq: number;
-  /** When its permits are there, in the script's time (ms since the epoch). */
-  readonly releaseAt: number;
-  readonly grantCycle: number;
-}
+import { Waiters, type Reservation } from './waiters.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
 const MIN_TTL_MS = '1000';
@@ -62,7 +39,7 @@ export class RedisRateLimiter implements Policy {
   readonly #source: string;
   readonly #store: Store;
   readonly #fallback: Fallback;
-  readonly #waiters: WaitQueue<void, Reservation>;
+  readonly #waiters: Waiters;
   readonly #now: (() => number) | undefined;
   #limit: number;
   #timeout: number;
@@ -86,13 +63,10 @@ export class RedisRateLimiter implements Policy {
       down: (error) => events.wants('storeError') && events.emit('storeError', { error, mode: c.onStoreError }),
       up: (downtimeMs) => events.wants('storeRecovered') && events.emit('storeRecovered', { downtimeMs }),
     });
-    this.#waiters = new WaitQueue<void, Reservation>({
+    this.#waiters = new Waiters({
       clock: c.clock,
-      onTimeout: (r, waitedMs) => {
-        this.#granted(r.permits, waitedMs, r.grantCycle);
-        return GRANTED;
-      },
-      onAbort: (r) => this.#giveBack(r),
+      granted: (r, waitedMs) => this.#granted(r.permits, waitedMs, r.grantCycle),
+      giveBack: (r) => this.#giveBack(r),
     });
   }
 
@@ -103,16 +77,7 @@ export class RedisRateLimiter implements Policy {
 
   /** A snapshot: Redis's last answer to this instance, or the fallback's figures during an outage. */
   get metrics(): RedisRateLimiterMetrics {
-    const waiting = this.#waiters.size;
-    if (this.#store.down) {
-      const store = this.#fallback.mode;
-      const local = this.#fallback.local?.metrics;
-      if (local !== undefined) return { ...local, numberOfWaitingCalls: local.numberOfWaitingCalls + waiting, store };
-      return { availablePermissions: store === 'fail-open' ? this.#limit : 0, numberOfWaitingCalls: waiting, waitMs: 0, cycle: -1, store };
-    }
-    const last = this.#last;
-    if (last === undefined) return { availablePermissions: this.#limit, numberOfWaitingCalls: waiting, waitMs: 0, cycle: -1, store: 'redis' };
-    return { availablePermissions: last.permissions, numberOfWaitingCalls: waiting, waitMs: last.waitOneMs, cycle: last.cycle, store: 'redis' };
+    return metricsOf(this.#store.down, this.#fallback, this.#last, this.#limit, this.#waiters.size);
   }
 
   /**
@@ -298,11 +263,9 @@ export class RedisRateLimiter implements Policy {
   #decide(reply: ScriptReply, permits: number, signal: AbortSignal): Promise<void> | undefined {
     this.#last = reply;
     if (!reply.done) return Promise.reject(this.#refusal(permits, reply.waitMs));
-    const reservation: Reservation = { permits, seq: reply.seq, releaseAt: reply.now + reply.waitMs, grantCycle: reply.grantCycle };
     if (reply.waitMs === 0) return void this.#granted(permits, 0, reply.grantCycle);
-    // The caller gave up during the round trip: it has its rejection already (raceAbort).
-    if (signal.aborted) return void this.#giveBack(reservation);
-    return this.#waiters.wait(signal, reply.waitMs, reservation);
+    // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
+    return this.#waiters.wait(reply, permits, signal);
   }
 
   /** Hands an aborted waiter's permits back, if its reservation is still the last one and in the future (the script checks). */
@@ -325,5 +288,3 @@ export class RedisRateLimiter implements Policy {
     return this.#options.writableStackTraceEnabled ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
   }
 }
-
-const GRANTED = Object.freeze({ result: undefined });
