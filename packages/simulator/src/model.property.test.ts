@@ -41,8 +41,9 @@ const phase = fc.record({
   spread: fc.double({ min: 1, max: 400, noNaN: true }),
 });
 const f = (x: number) => `${x}ms`;
+type Value<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-function yamlOf(layers: fc.infer<typeof layer>[], phases: fc.infer<typeof phase>[], seed: number): string {
+function yamlOf(layers: Value<typeof layer>[], phases: Value<typeof phase>[], seed: number): string {
   const ls = layers.map((l) =>
     l.kind === 'retry'
       ? `- retry: { maxAttempts: ${l.maxAttempts}, waitDuration: ${f(l.wait)} }`
