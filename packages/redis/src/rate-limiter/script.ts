@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
  * - `ARGV`: op (`r` reserve, `d` drain, `g` give back), permits, timeout ms (-1: look only),
  *   limitForPeriod, limitRefreshPeriod ms, least TTL ms, now ms (`''`: Redis `TIME`), and for `g`
  *   the reservation's sequence number and the time its permits are there.
- * - Reply: 6 integers: done (1/0), wait µs (`d`: the permissions there were, ×1000), cycle,
+ * - Reply: 6 integers: done (1/0), wait µs rounded up (`d`: the permissions there were, ×1000), cycle,
  *   permissions, sequence, now µs. The cycle the permits belong to and the wait for one permit
  *   follow from them (computed by the client: fewer values cost Redis less).
  *
@@ -83,7 +83,7 @@ if write then
   ttl = math.ceil(math.max(tonumber(ARGV[6]), ttl))
   redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'PX', ttl)
 end
-return { done, math.floor(wait * 1000 + 0.5), cycle, p, seq, math.floor(now * 1000 + 0.5) }
+return { done, math.ceil(wait * 1000), cycle, p, seq, math.floor(now * 1000 + 0.5) }
 `;
 
 /**
