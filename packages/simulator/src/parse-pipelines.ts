@@ -2,7 +2,7 @@ import { CIRCUIT_BREAKER_OPTIONS } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
 import { RETRY_OPTIONS } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
-import { isSeq, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { buildLayer, buildPipeline, relaxed } from './pipeline.js';
 import type { LayerSpec, PipelineSpec } from './scenario.js';
 import { text } from './values.js';
@@ -64,9 +64,42 @@ function springOf(src: YamlSource, entry: Entry, name: string): PipelineSpec {
   try {
     buildPipeline(spec, new VirtualClock(), Math.random);
   } catch (error) {
-    src.fail(block.value, block.path, (error as Error).message);
+    const message = (error as Error).message;
+    const at = springKeyAt(block, message);
+    src.fail(at.node, at.path, message);
   }
   return spec;
+}
+
+/** The pair of a YAML mapping whose key satisfies `match`. */
+function pairOf(node: Node | null, match: (key: string) => boolean): Pair<Node, Node | null> | undefined {
+  if (!isMap(node)) return undefined;
+  return (node.items as Pair<Node, Node | null>[]).find((p) => isScalar(p.key) && match(String(p.key.value)));
+}
+
+/**
+ * Where in the block a `fromConfig` error is: it names the path (`resilience4j.retry.instances.pg`)
+ * and often the option (`maxAttempts`, `sliding-window-siz`); follow both as far as the YAML has them.
+ */
+function springKeyAt(block: Entry, message: string): { node: Node | null | undefined; path: string } {
+  const dotted = /resilience4j\.([^\s:]+)/.exec(message)?.[1]?.split('.') ?? [];
+  let node: Node | null | undefined = block.value;
+  let keyNode: Node | null | undefined = block.keyNode;
+  let path = block.path;
+  const step = (pair: Pair<Node, Node | null>) => {
+    keyNode = pair.key;
+    node = pair.value;
+    path = `${path}.${String((pair.key as { value: unknown }).value)}`;
+  };
+  for (const key of dotted) {
+    const pair = pairOf(node, (k) => k === key);
+    if (pair === undefined) break;
+    step(pair);
+  }
+  const words = new Set((message.match(/[A-Za-z][\w-]*/g) ?? []).map(relaxed));
+  const option = pairOf(node, (k) => words.has(relaxed(k)));
+  if (option !== undefined) step(option);
+  return { node: keyNode ?? node, path };
 }
 
 /**

@@ -63,7 +63,12 @@ ${TRAFFIC}`),
       }
       throw new Error('accepted');
     };
-    expect(bad('      circuitbreaker:\n        instances: { pg: { sliding-window-siz: 3 } }\n')).toMatch(/^spring\.yml:5:7: pipelines\.s\.resilience4j: .*sliding-window-siz/);
+    expect(bad('      circuitbreaker:\n        instances:\n          pg:\n            sliding-window-siz: 3\n')).toBe(
+      "spring.yml:8:13: pipelines.s.resilience4j.circuitbreaker.instances.pg.sliding-window-siz: fromConfig: resilience4j.circuitbreaker.instances.pg.sliding-window-siz: unknown property, did you mean 'sliding-window-size'?",
+    );
+    expect(bad('      retry:\n        instances:\n          pg:\n            max-attempts: -1\n')).toMatch(
+      /^spring\.yml:8:13: pipelines\.s\.resilience4j\.retry\.instances\.pg\.max-attempts: .*maxAttempts must be an integer >= 1, got -1/,
+    );
     expect(bad('      bulkhead:\n        instances: { pg: { max-concurrent-calls: 3 } }\n')).toContain('pipelines.s.resilience4j.bulkhead: is not simulated yet');
   });
 });
