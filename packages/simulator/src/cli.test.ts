@@ -112,6 +112,7 @@ describe('breakwater simulate, in process', () => {
     [['simulate', 'x.yml', '--seed', 'x'], '--seed needs a whole number'],
     [['simulate', 'x.yml', '--sweep', 'slidingWindowSiz=1'], "did you mean 'slidingWindowSize'"],
     [['simulate', join(dir, 'missing.yml')], 'no such file'],
+    [['simulate', dir], 'a folder, not a file'],
   ])('refuses %j with exit code 2', async (args, message) => {
     const target = args.includes('x.yml') ? args.map((a) => (a === 'x.yml' ? SCENARIO : a)) : args;
     const { code, err, out } = await inProcess(target);

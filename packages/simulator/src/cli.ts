@@ -110,8 +110,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       io.err(`breakwater: ${error.message}`);
       return 2;
     }
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      io.err(`breakwater: cannot read ${(error as NodeJS.ErrnoException).path ?? 'the scenario'}: no such file`);
+    const fsError = error as NodeJS.ErrnoException;
+    if (typeof fsError.syscall === 'string' && typeof fsError.code === 'string') {
+      const why = fsError.code === 'ENOENT' ? 'no such file' : fsError.code === 'EISDIR' ? 'a folder, not a file' : fsError.code;
+      io.err(`breakwater: cannot read ${fsError.path ?? 'the scenario'}: ${why}`);
       return 2;
     }
     throw error;
