@@ -1,4 +1,5 @@
 import type { Clock } from '@breakwater/core';
+import { Deadlines } from './deadlines.js';
 import { runScript, type ScriptClient, type ScriptReply } from './script.js';
 
 /** What {@link Store} tells its limiter. */
@@ -17,47 +18,17 @@ export class ClientNotReadyError extends Error {
   }
 }
 
-/** The error of a round trip that got no answer within `commandTimeout`. */
-export class CommandTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`redis did not answer within commandTimeout (${timeoutMs} ms)`);
-    this.name = 'CommandTimeoutError';
-  }
-}
-
-/**
- * `promise`, or a rejection with {@link CommandTimeoutError} after `ms` of real time (the timer
- * is cleared when the promise settles first). node-redis's own command `timeout` only covers the
- * time a command waits to be written: once written, it waits for the reply however long that takes.
- */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CommandTimeoutError(ms)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /**
  * The limiter's one key on Redis, and whether Redis answers. Every round trip ends within
- * `commandTimeout` of real time (a timer of its own: node-redis's command `timeout` stops at the
- * write, and its `AbortSignal.timeout` per command costs more than the round trip's whole
- * client-side work), so a dead or hung Redis is an error within it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
+ * `commandTimeout` of real time ({@link Deadlines}), so a dead or hung Redis is an error within
+ * it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
  * until it reconnects). While Redis is down ("an outage") only one call at a time probes it, and
  * only once the client says it is connected again; the others go to the fallback at once.
  */
 export class Store {
   readonly #client: ScriptClient;
   readonly #keys: string[];
-  readonly #timeout: number;
+  readonly #deadlines: Deadlines;
   readonly #clock: Clock;
   readonly #listener: StoreListener;
   /** When the outage began (clock time), or undefined while Redis answers. */
@@ -70,7 +41,7 @@ export class Store {
   constructor(client: ScriptClient, key: string, commandTimeout: number, clock: Clock, listener: StoreListener) {
     this.#client = client;
     this.#keys = [key];
-    this.#timeout = commandTimeout;
+    this.#deadlines = new Deadlines(commandTimeout);
     this.#clock = clock;
     this.#listener = listener;
   }
@@ -98,7 +69,7 @@ export class Store {
       return undefined;
     }
     if (probe) this.#probing = true;
-    return withTimeout(runScript(this.#client, this.#keys, argv), this.#timeout).then(
+    return this.#deadlines.bound(runScript(this.#client, this.#keys, argv)).then(
       (reply) => {
         if (probe) this.#probing = false;
         if (this.#downSince !== undefined) this.#recovered();

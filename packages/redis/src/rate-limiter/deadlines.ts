@@ -1,0 +1,71 @@
+import { LinkedQueue, type Linked } from '@breakwater/core';
+
+/** The error of a round trip that got no answer within `commandTimeout`. */
+export class CommandTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`redis did not answer within commandTimeout (${timeoutMs} ms)`);
+    this.name = 'CommandTimeoutError';
+  }
+}
+
+/** A round trip in flight: when it began, and how to end it as timed out. */
+interface InFlight extends Linked<InFlight> {
+  readonly startedAt: number;
+  readonly reject: (error: CommandTimeoutError) => void;
+}
+
+/**
+ * Bounds round trips to `timeoutMs` of real time without a timer per call: every round trip has
+ * the same timeout, so the ones in flight are in deadline order, oldest first, and one timer —
+ * armed for the oldest, re-armed when it fires — ends those that are late. A call costs a clock
+ * reading and two O(1) list operations (a `setTimeout` + `clearTimeout` per call cost more, most
+ * of all one call at a time, when Node creates and drops its timer list each time). The timer is
+ * unref'd: a round trip in flight holds the process through its socket, not through this timer.
+ * (node-redis's own command `timeout` stops counting once a command is written, so a Redis that
+ * hangs after reading would hang the call.)
+ */
+export class Deadlines {
+  readonly #timeoutMs: number;
+  readonly #inFlight = new LinkedQueue<InFlight>();
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** `promise`, or a rejection with {@link CommandTimeoutError} once it has taken `timeoutMs`. */
+  bound<T>(promise: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const entry: InFlight = { prev: null, next: null, linked: false, startedAt: performance.now(), reject };
+      this.#inFlight.push(entry);
+      if (this.#timer === undefined) this.#arm(this.#timeoutMs);
+      promise.then(
+        (value) => {
+          this.#inFlight.remove(entry);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#inFlight.remove(entry);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #arm(ms: number): void {
+    const timer = (this.#timer = setTimeout(() => this.#expire(), ms));
+    timer.unref();
+  }
+
+  /** Ends every round trip past its deadline; re-arms for the oldest one left. */
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    for (let first = this.#inFlight.first; first !== null; first = this.#inFlight.first) {
+      const left = first.startedAt + this.#timeoutMs - now;
+      if (left > 0) return this.#arm(Math.ceil(left));
+      this.#inFlight.shift();
+      first.reject(new CommandTimeoutError(this.#timeoutMs));
+    }
+  }
+}
