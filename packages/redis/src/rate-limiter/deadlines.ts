@@ -9,9 +9,9 @@ export class CommandTimeoutError extends Error {
 }
 
 /** A round trip in flight: when it began, and how to end it as timed out. */
-interface InFlight extends Linked<InFlight> {
+export interface InFlight extends Linked<InFlight> {
   readonly startedAt: number;
-  readonly reject: (error: CommandTimeoutError) => void;
+  readonly onTimeout: (error: CommandTimeoutError) => void;
 }
 
 /**
@@ -33,21 +33,26 @@ export class Deadlines {
     this.#timeoutMs = timeoutMs;
   }
 
+  /** Starts timing a round trip: `onTimeout` runs if it has not {@link end}ed within `timeoutMs`. */
+  start(onTimeout: (error: CommandTimeoutError) => void): InFlight {
+    const entry: InFlight = { prev: null, next: null, linked: false, startedAt: performance.now(), onTimeout };
+    this.#inFlight.push(entry);
+    if (this.#timer === undefined) this.#arm(this.#timeoutMs);
+    return entry;
+  }
+
+  /** Ends a round trip; false when it had already timed out (its outcome is then ignored). */
+  end(entry: InFlight): boolean {
+    return this.#inFlight.remove(entry);
+  }
+
   /** `promise`, or a rejection with {@link CommandTimeoutError} once it has taken `timeoutMs`. */
   bound<T>(promise: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry: InFlight = { prev: null, next: null, linked: false, startedAt: performance.now(), reject };
-      this.#inFlight.push(entry);
-      if (this.#timer === undefined) this.#arm(this.#timeoutMs);
+      const entry = this.start(reject);
       promise.then(
-        (value) => {
-          this.#inFlight.remove(entry);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.#inFlight.remove(entry);
-          reject(error);
-        },
+        (value) => this.end(entry) && resolve(value),
+        (error: unknown) => this.end(entry) && reject(error),
       );
     });
   }
@@ -65,7 +70,7 @@ export class Deadlines {
       const left = first.startedAt + this.#timeoutMs - now;
       if (left > 0) return this.#arm(Math.ceil(left));
       this.#inFlight.shift();
-      first.reject(new CommandTimeoutError(this.#timeoutMs));
+      first.onTimeout(new CommandTimeoutError(this.#timeoutMs));
     }
   }
 }

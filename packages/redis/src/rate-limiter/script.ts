@@ -141,9 +141,14 @@ export function runScript(client: ScriptClient, keys: string[], argv: string[]):
   const options = { keys, arguments: argv };
   const parse = (reply: unknown): ScriptReply => parseReply(reply, argv);
   return client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(parse, (error: unknown) => {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    if (!isNoScript(error)) throw error;
     return client.eval(RATE_LIMITER_SCRIPT, options).then(parse);
   });
+}
+
+/** Whether Redis answered `NOSCRIPT` (its script cache does not hold the script: restarted, failed over, flushed). */
+export function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock } from '@breakwater/core';
 import { Deadlines } from './deadlines.js';
-import { runScript, type ScriptClient, type ScriptReply } from './script.js';
+import { isNoScript, parseReply, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, runScript, type ScriptClient, type ScriptReply } from './script.js';
 
 /** What {@link Store} tells its limiter. */
 export interface StoreListener {
@@ -69,18 +69,37 @@ export class Store {
       return undefined;
     }
     if (probe) this.#probing = true;
-    return this.#deadlines.bound(runScript(this.#client, this.#keys, argv)).then(
-      (reply) => {
-        if (probe) this.#probing = false;
-        if (this.#downSince !== undefined) this.#recovered();
-        return reply;
-      },
-      (error: unknown) => {
+    // One promise for the round trip, its deadline and the parse (EVALSHA, and EVAL on NOSCRIPT:
+    // see runScript), so an answer reaches the caller in as few hops as it can.
+    return new Promise<ScriptReply | undefined>((resolve) => {
+      const client = this.#client;
+      const options = { keys: this.#keys, arguments: argv };
+      const fail = (error: unknown): void => {
         if (probe) this.#probing = false;
         this.#failed(error);
-        return undefined;
-      },
-    );
+        resolve(undefined);
+      };
+      const entry = this.#deadlines.start(fail);
+      const answered = (raw: unknown): void => {
+        if (!this.#deadlines.end(entry)) return;
+        let reply: ScriptReply;
+        try {
+          reply = parseReply(raw, argv);
+        } catch (error) {
+          return fail(error);
+        }
+        if (probe) this.#probing = false;
+        if (this.#downSince !== undefined) this.#recovered();
+        resolve(reply);
+      };
+      const refused = (error: unknown): void => {
+        if (this.#deadlines.end(entry)) fail(error);
+      };
+      client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(answered, (error: unknown) => {
+        if (isNoScript(error) && entry.linked) client.eval(RATE_LIMITER_SCRIPT, options).then(answered, refused);
+        else refused(error);
+      });
+    });
   }
 
   /** Runs the script and ignores any failure (a give-back: losing it only loses permits). */
