@@ -49,16 +49,20 @@ export function redisUnavailable(): string | undefined {
  */
 export function redisSuite(name: string, fn: () => void): void {
   const reason = redisUnavailable();
-  if (reason === undefined) return describe(name, fn);
+  if (reason === undefined) {
+    describe(name, fn);
+    return;
+  }
   if (process.env['CI'] === 'true') {
-    return describe(name, () => {
+    describe(name, () => {
       it('needs Redis', () => {
         throw new Error(`${name}: ${reason}`);
       });
     });
+    return;
   }
   console.warn(`\n!!! SKIPPED "${name}": ${reason}\n`);
-  return describe.skip(name, fn);
+  describe.skip(name, fn);
 }
 
 /** A free TCP port on 127.0.0.1. */

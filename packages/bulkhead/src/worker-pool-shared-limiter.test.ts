@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // A test-only path to the rate limiter's sources: the bulkhead package depends on no other policy.
-import { RateLimiter } from '../../rate-limiter/src/index.js';
+import { RateLimiter } from '@breakwater/rate-limiter';
 import { PoolBulkhead, type WorkerPoolBulkhead } from './index.js';
 
 // Real worker threads: the tasks take permits from a limit the main thread shares with them.

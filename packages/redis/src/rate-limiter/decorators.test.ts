@@ -3,7 +3,7 @@ import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-suppo
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // The builder by path: @breakwater/decorators is not a dependency of this package (a policy
 // package depends on core alone), and the test needs only its source.
-import { decorate } from '../../../decorators/src/index.js';
+import { decorate } from '@breakwater/decorators';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { connectClient, uniqueName, type TestClient } from './test-redis.js';
 
