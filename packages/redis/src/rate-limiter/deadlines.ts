@@ -33,9 +33,12 @@ export class Deadlines {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Starts timing a round trip: `onTimeout` runs if it has not {@link end}ed within `timeoutMs`. */
-  start(onTimeout: (error: CommandTimeoutError) => void): InFlight {
-    const entry: InFlight = { prev: null, next: null, linked: false, startedAt: performance.now(), onTimeout };
+  /**
+   * Starts timing a round trip that began at `startedAt` (`performance.now()` time, no later than
+   * any earlier start's): `onTimeout` runs if it has not {@link end}ed within `timeoutMs` of it.
+   */
+  start(onTimeout: (error: CommandTimeoutError) => void, startedAt = performance.now()): InFlight {
+    const entry: InFlight = { prev: null, next: null, linked: false, startedAt, onTimeout };
     this.#inFlight.push(entry);
     if (this.#timer === undefined) this.#arm(this.#timeoutMs);
     return entry;

@@ -1,4 +1,4 @@
-import { enterCall, EventPublisher, invoke, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
+import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import type { RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
@@ -8,8 +8,9 @@ import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type Redis
 import { drainOnResult } from './drain-on-result.js';
 import { Fallback } from './fallback.js';
 import { metricsOf } from './metrics.js';
-import type { ScriptReply } from './script.js';
+import { replyOf } from './script.js';
 import { Store } from './store.js';
+import { Batcher, Call, type Batch, type CallKind } from './batch.js';
 import { Waiters, type Reservation } from './waiters.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
@@ -19,7 +20,8 @@ const MIN_TTL_MS = '1000';
  * A rate limiter shared by every process that uses the same name on the same Redis: Resilience4j's
  * atomic cycle arithmetic run as one Lua script on one key, with Redis `TIME` as the clock of all
  * instances and cycles counted from the Unix epoch. Together they never grant more than
- * `limitForPeriod` permits per cycle. The same API as `RateLimiter` (one round trip per acquire),
+ * `limitForPeriod` permits per cycle. The same API as `RateLimiter` (the calls of one tick share
+ * one round trip: see {@link Batcher}),
  * except that `reservePermission`, `drainPermissions` are async. A caller told to wait waits on
  * its own clock; an aborted waiter hands its permits back when no later reservation stands on them.
  * When Redis does not answer within `commandTimeout`, `onStoreError` decides.
@@ -40,13 +42,16 @@ export class RedisRateLimiter implements Policy {
   readonly #store: Store;
   readonly #fallback: Fallback;
   readonly #waiters: Waiters;
+  readonly #batcher: Batcher;
   readonly #now: (() => number) | undefined;
   #limit: number;
   #timeout: number;
-  /** The ARGV of an acquire of one permit on Redis time, built once (until the limit or timeout changes). */
-  #oneArgv: string[] | undefined = undefined;
-  /** The last answer of Redis (what `metrics` shows). */
-  #last: ScriptReply | undefined = undefined;
+  /** The timeout as the script reads it (built once per change). */
+  #timeoutArg: string;
+  /** The last answer of Redis (what `metrics` shows): operation `#lastIndex` of `#lastRaw`, a reply to `#lastBatch`. */
+  #lastRaw: readonly number[] | undefined = undefined;
+  #lastIndex = 0;
+  #lastBatch: Batch | undefined = undefined;
 
   constructor(
     readonly name: string,
@@ -56,6 +61,7 @@ export class RedisRateLimiter implements Policy {
     this.#source = `RedisRateLimiter '${name}'`;
     this.#limit = c.limitForPeriod;
     this.#timeout = c.timeoutDuration;
+    this.#timeoutArg = timeoutArg(c.timeoutDuration);
     this.#now = c.time === 'redis' ? undefined : c.time;
     const events = (this.#events = new EventPublisher(name, c.clock, this.#source, REDIS_RATE_LIMITER_EVENT_TYPES));
     this.#fallback = new Fallback(name, c, config.localLimitForPeriod === undefined, events);
@@ -66,8 +72,18 @@ export class RedisRateLimiter implements Policy {
     this.#waiters = new Waiters({
       clock: c.clock,
       granted: (r, waitedMs) => this.#granted(r.permits, waitedMs, r.grantCycle),
-      giveBack: (r) => this.#giveBack(r),
+      giveBack: (r) => void this.#add(new Call('giveBack', 'g', r.permits, NEVER_ABORTED, r.seq, r.releaseAt)),
     });
+    this.#batcher = new Batcher(this.#store, {
+      answered: (call, raw, i, seq, batch) => this.#answered(call, raw, i, seq, batch),
+      failed: (call) => this.#failed(call),
+      replied: (raw, last, batch) => {
+        if (last < 0) return;
+        this.#lastRaw = raw;
+        this.#lastIndex = last;
+        this.#lastBatch = batch;
+      },
+    }, MIN_TTL_MS);
   }
 
   /** Every option in force (durations in ms), with the limit and timeout as last changed. */
@@ -77,7 +93,10 @@ export class RedisRateLimiter implements Policy {
 
   /** A snapshot: Redis's last answer to this instance, or the fallback's figures during an outage. */
   get metrics(): RedisRateLimiterMetrics {
-    return metricsOf(this.#store.down, this.#fallback, this.#last, this.#limit, this.#waiters.size);
+    const raw = this.#lastRaw;
+    const batch = this.#lastBatch;
+    const last = raw === undefined || batch === undefined ? undefined : replyOf(raw, this.#lastIndex, 'm', 0, batch.limit, batch.period);
+    return metricsOf(this.#store.down, this.#fallback, last, this.#limit, this.#waiters.size);
   }
 
   /**
@@ -90,8 +109,7 @@ export class RedisRateLimiter implements Policy {
    * ```
    */
   async fetchMetrics(): Promise<RedisRateLimiterMetrics> {
-    const reply = await this.#store.run(this.#argv('r', 1, -1));
-    if (reply !== undefined) this.#last = reply;
+    await this.#submit(new Call('look', 'm', 1, NEVER_ABORTED));
     return this.metrics;
   }
 
@@ -137,15 +155,7 @@ export class RedisRateLimiter implements Policy {
    */
   async reservePermission(permits = 1): Promise<number> {
     checkPermits(this.#source, 'reservePermission(permits)', permits);
-    const reply = await this.#store.run(this.#argv('r', permits, this.#timeout));
-    if (reply === undefined) return this.#fallback.reserve(permits);
-    this.#last = reply;
-    if (!reply.done) {
-      this.#refusal(permits, reply.waitMs);
-      return -1;
-    }
-    this.#granted(permits, reply.waitMs, reply.grantCycle);
-    return reply.waitMs;
+    return this.#submit<number>(new Call('reserve', String(permits), permits, NEVER_ABORTED)) ?? this.#fallback.reserve(permits);
   }
 
   /**
@@ -158,10 +168,7 @@ export class RedisRateLimiter implements Policy {
    * ```
    */
   async drainPermissions(): Promise<void> {
-    const reply = await this.#store.run(this.#argv('d', 1, 0));
-    if (reply === undefined) return this.#fallback.drain();
-    this.#last = reply;
-    if (this.#events.wants('drained')) this.#events.emit('drained', { permits: Math.max(reply.waitMs, 0) });
+    return this.#submit<void>(new Call('drain', 'd', 1, NEVER_ABORTED)) ?? this.#fallback.drain();
   }
 
   /**
@@ -176,7 +183,6 @@ export class RedisRateLimiter implements Policy {
    */
   changeLimitForPeriod(limitForPeriod: number): void {
     this.#limit = resolveChange(this.name, 'limitForPeriod', limitForPeriod);
-    this.#oneArgv = undefined;
     this.#fallback.changeLimit(this.#limit);
   }
 
@@ -190,7 +196,7 @@ export class RedisRateLimiter implements Policy {
    */
   changeTimeoutDuration(timeoutDuration: Duration): void {
     this.#timeout = resolveChange(this.name, 'timeoutDuration', timeoutDuration);
-    this.#oneArgv = undefined;
+    this.#timeoutArg = timeoutArg(this.#timeout);
     this.#fallback.changeTimeout(this.#timeout);
   }
 
@@ -251,40 +257,74 @@ export class RedisRateLimiter implements Policy {
     return raceAbort(predicate === undefined ? outcome : drainOnResult(outcome, this.#source, predicate, () => this.drainPermissions()), ctx.signal);
   }
 
-  /** One round trip; then the wait on the clock, the refusal, or the fallback. */
+  /** This tick's round trip (see {@link Batcher}); then the wait on the clock, the refusal, or the fallback. */
   #acquire(permits: number, signal: AbortSignal): Promise<void> {
-    const argv = permits === 1 && this.#now === undefined ? (this.#oneArgv ??= this.#argv('r', 1, this.#timeout)) : this.#argv('r', permits, this.#timeout);
-    const trip = this.#store.run(argv);
-    if (trip === undefined) return this.#fallback.acquire(permits, signal, this.#store.lastError);
-    const decided = trip.then((reply) => (reply === undefined ? this.#fallback.acquire(permits, signal, this.#store.lastError) : this.#decide(reply, permits, signal)));
-    return raceAbort(decided, signal);
+    const call = new Call('acquire', permits === 1 ? '1' : String(permits), permits, signal);
+    const decided = this.#submit<void>(call);
+    return decided === undefined ? this.#fallback.acquire(permits, signal, this.#store.lastError) : raceAbort(decided, signal);
   }
 
-  #decide(reply: ScriptReply, permits: number, signal: AbortSignal): Promise<void> | undefined {
-    this.#last = reply;
-    if (!reply.done) return Promise.reject(this.#refusal(permits, reply.waitMs));
-    if (reply.waitMs === 0) return void this.#granted(permits, 0, reply.grantCycle);
-    // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
-    return this.#waiters.wait(reply, permits, signal);
+  /** Adds `call` to this tick's batch: its promise, or undefined when no round trip can be made now. */
+  #submit<T>(call: Call): Promise<T> | undefined {
+    if (!this.#add(call)) return undefined;
+    return new Promise<T>((resolve, reject) => {
+      call.resolve = resolve as (value?: unknown) => void;
+      call.reject = reject;
+    });
   }
 
-  /** Hands an aborted waiter's permits back, if its reservation is still the last one and in the future (the script checks). */
-  #giveBack(r: Reservation): void {
-    this.#store.runQuietly([...this.#argv('g', r.permits, 0), String(r.seq), String(r.releaseAt)]);
+  #add(call: Call): boolean {
+    return this.#batcher.add(call, this.#limit, this.#options.limitRefreshPeriod, this.#now === undefined ? '' : String(this.#now()), this.#timeoutArg);
   }
 
-  /** The script's ARGV: op, permits, timeout, limit, period, least TTL, now ('' = Redis TIME). */
-  #argv(op: 'r' | 'd' | 'g', permits: number, timeout: number): string[] {
-    const now = this.#now === undefined ? '' : String(this.#now());
-    return [op, String(permits), timeout === Infinity ? '1e300' : String(timeout), String(this.#limit), String(this.#options.limitRefreshPeriod), MIN_TTL_MS, now];
+  /** Settles `call` with operation `i` of the batch's reply. */
+  #answered(call: Call, raw: readonly number[], i: number, seq: number, batch: Batch): void {
+    const kind: CallKind = call.kind;
+    const w = raw[3 + 2 * i]!;
+    if (kind === 'acquire' || kind === 'reserve') {
+      const permits = call.permits;
+      if (w < 0) {
+        if (kind === 'reserve') return void (this.#refused(permits, -w / 1000), call.resolve(-1));
+        return call.reject(this.#refusal(permits, -w / 1000));
+      }
+      const waitMs = w / 1000;
+      const cycle = raw[0]!;
+      const grantCycle = waitMs > 0 ? cycle + Math.floor((-raw[4 + 2 * i]! - 1) / batch.limit) + 1 : cycle;
+      if (kind === 'reserve' || waitMs === 0) {
+        this.#granted(permits, waitMs, grantCycle);
+        return call.resolve(kind === 'reserve' ? waitMs : undefined);
+      }
+      // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
+      return call.resolve(this.#waiters.wait({ permits, seq, releaseAt: raw[1]! / 1000 + waitMs, grantCycle }, waitMs, call.signal));
+    }
+    if (kind === 'drain' && this.#events.wants('drained')) this.#events.emit('drained', { permits: Math.max(w, 0) });
+    call.resolve();
+  }
+
+  /** Redis did not answer `call`'s batch: the fallback decides it (a give-back is dropped). */
+  #failed(call: Call): void {
+    const kind = call.kind;
+    if (kind === 'acquire') call.resolve(this.#fallback.acquire(call.permits, call.signal, this.#store.lastError));
+    else if (kind === 'reserve') call.resolve(this.#fallback.reserve(call.permits));
+    else if (kind === 'drain') call.resolve(this.#fallback.drain());
+    else call.resolve();
   }
 
   #granted(permits: number, waitMs: number, cycle: number): void {
     if (this.#events.wants('successfulAcquire')) this.#events.emit('successfulAcquire', { permits, waitMs, cycle });
   }
 
-  #refusal(permits: number, waitMs: number): RequestNotPermittedError {
+  #refused(permits: number, waitMs: number): void {
     if (this.#events.wants('failedAcquire')) this.#events.emit('failedAcquire', { permits, waitMs });
+  }
+
+  #refusal(permits: number, waitMs: number): RequestNotPermittedError {
+    this.#refused(permits, waitMs);
     return this.#options.writableStackTraceEnabled ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
   }
+}
+
+/** A timeout as the script reads it (Lua's tonumber has no `Infinity`). */
+function timeoutArg(timeout: number): string {
+  return timeout === Infinity ? '1e300' : String(timeout);
 }

@@ -3,13 +3,14 @@ import { initialState, nextState, type RateLimiterState } from '@breakwater/rate
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
 import { rateLimiterKey } from '../keys.js';
-import { runScript, type ScriptReply } from './script.js';
+import { checkReply, RATE_LIMITER_SCRIPT, replyOf } from './script.js';
 import { connectClient, uniqueName, type TestClient } from './test-redis.js';
 
 // The Lua script against the in-process arithmetic (state.ts, origin at 0 = the Unix epoch) on
-// random sequences, with the time given as ARGV "now" (a controlled clock): the same waits, the
-// same reservations, the same permissions and cycles; and the give-back rule (the hash's sequence
-// number unchanged since the reservation, its permits still in the future) modelled beside it.
+// random sequences of batches (operations sent together, at one time), with the time given as
+// ARGV "now" (a controlled clock): the same waits, the same reservations, the same permissions and
+// cycles as the same operations one by one; and the give-back rule (the key's sequence number
+// unchanged since the reservation, its permits still in the future) modelled beside it.
 
 // state.ts's refresh / drain / giveBack, written with its exported nextState (the package exports no more).
 const refresh = (s: RateLimiterState, now: number): RateLimiterState => nextState(s, 1, -1, now);
@@ -22,24 +23,27 @@ const giveBack = (s: RateLimiterState, permits: number, now: number): RateLimite
   return { ...current, permissions: Math.min(current.permissions + permits, current.limitForPeriod) };
 };
 
-type Op =
-  | { kind: 'reserve'; permits: number; timeout: number }
-  | { kind: 'advance'; ms: number }
-  | { kind: 'drain' }
-  | { kind: 'limit'; limit: number }
-  | { kind: 'giveBack'; which: number };
+type Op = { kind: 'reserve'; permits: number } | { kind: 'drain' } | { kind: 'look' } | { kind: 'giveBack'; which: number };
 
-const op = (period: number): fc.Arbitrary<Op> =>
+/** Between batches: the time moves, the limit changes; a batch is operations sent together (one time, one timeout). */
+type Step = { kind: 'advance'; ms: number } | { kind: 'limit'; limit: number } | { kind: 'batch'; timeout: number; ops: Op[] };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('reserve' as const), permits: fc.integer({ min: 1, max: 12 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'drain' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'look' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('giveBack' as const), which: fc.nat(5) }) },
+);
+
+const step = (period: number): fc.Arbitrary<Step> =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.record({ kind: fc.constant('reserve' as const), permits: fc.integer({ min: 1, max: 12 }), timeout: fc.constantFrom(0, Math.floor(period / 2), period, 3 * period, 1e300) }) },
+    { weight: 6, arbitrary: fc.record({ kind: fc.constant('batch' as const), timeout: fc.constantFrom(0, Math.floor(period / 2), period, 3 * period, 1e300), ops: fc.array(op, { minLength: 1, maxLength: 8 }) }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 3 * period }) }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'drain' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('limit' as const), limit: fc.integer({ min: 1, max: 6 }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('giveBack' as const), which: fc.nat(5) }) },
   );
 
 const scenario = fc.record({ limit: fc.integer({ min: 1, max: 6 }), period: fc.integer({ min: 1, max: 1000 }), start: fc.integer({ min: 0, max: 2e12 }) }).chain((s) =>
-  fc.record({ limit: fc.constant(s.limit), period: fc.constant(s.period), start: fc.constant(s.start), ops: fc.array(op(s.period), { maxLength: 25 }) }),
+  fc.record({ limit: fc.constant(s.limit), period: fc.constant(s.period), start: fc.constant(s.start), steps: fc.array(step(s.period), { maxLength: 12 }) }),
 );
 
 redisSuite('the rate limiter script against state.ts', () => {
@@ -54,9 +58,9 @@ redisSuite('the rate limiter script against state.ts', () => {
     await redis.stop();
   });
 
-  it('gives the same waits, reservations, permissions and cycles, and hands back exactly what the rule allows', async () => {
+  it('a random sequence of batches gives the same waits, reservations, permissions and cycles as the same operations one by one through state.ts, and hands back exactly what the rule allows', async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ limit: initialLimit, period, start, ops }) => {
+      fc.asyncProperty(scenario, async ({ limit: initialLimit, period, start, steps }) => {
         const key = rateLimiterKey(uniqueName('property'));
         let now = start;
         let limit = initialLimit;
@@ -66,40 +70,70 @@ redisSuite('the rate limiter script against state.ts', () => {
         const state = (): RateLimiterState => (created ??= initialState(limit, period, 0));
         let seq = 0;
         const reservations: { permits: number; seq: number; releaseAt: number }[] = [];
-        const run = (o: string, permits: number, timeout: number, extra: string[] = []): Promise<ScriptReply> =>
-          runScript(client, [key], [o, String(permits), String(timeout), String(limit), String(period), '60000', String(now), ...extra]);
-        for (const step of ops) {
-          if (step.kind === 'advance') {
-            now += step.ms;
-          } else if (step.kind === 'limit') {
-            limit = step.limit;
-            if (created !== undefined) created = { ...created, limitForPeriod: limit };
-          } else if (step.kind === 'reserve') {
-            const reply = await run('r', step.permits, step.timeout);
-            const model = (created = nextState(state(), step.permits, step.timeout, now));
-            const reserved = step.timeout >= model.waitMs;
-            expect({ done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, cycle: reply.cycle }).toEqual({ done: reserved, waitMs: model.waitMs, permissions: model.permissions, cycle: model.cycle });
-            if (reserved) {
-              seq += 1;
-              expect(reply.seq).toBe(seq);
-              reservations.push({ permits: step.permits, seq, releaseAt: now + model.waitMs });
-              expect(reply.grantCycle).toBe(Math.floor((now + model.waitMs) / period));
-            }
-          } else if (step.kind === 'drain') {
-            const reply = await run('d', 1, 0);
-            const before = refresh(state(), now).permissions;
-            const model = (created = drain(state(), now));
-            if (before > 0) seq += 1;
-            expect({ done: reply.done, before: reply.waitMs, permissions: reply.permissions }).toEqual({ done: before > 0, before, permissions: model.permissions });
-          } else {
-            const r = reservations[reservations.length - 1 - step.which];
-            if (r === undefined) continue;
-            const reply = await run('g', r.permits, 0, [String(r.seq), String(r.releaseAt)]);
-            const allowed = r.seq === seq && r.releaseAt > now;
-            const model = allowed ? (created = giveBack(state(), r.permits, now)) : refresh(state(), now);
-            if (allowed) seq += 1;
-            expect({ done: reply.done, permissions: reply.permissions }).toEqual({ done: allowed, permissions: model.permissions });
+        for (const s of steps) {
+          if (s.kind === 'advance') {
+            now += s.ms;
+            continue;
           }
+          if (s.kind === 'limit') {
+            limit = s.limit;
+            if (created !== undefined) created = { ...created, limitForPeriod: limit };
+            continue;
+          }
+          // The batch's ARGV, each give-back naming a reservation made before the batch or earlier in it.
+          const argv = [String(limit), String(period), '60000', String(now), String(s.timeout)];
+          const planned: { op: Op; r?: { permits: number; seq: number; releaseAt: number } }[] = [];
+          // The model, one operation after another, at the batch's one time.
+          const expected: unknown[] = [];
+          const seqBefore = seq;
+          for (const o of s.ops) {
+            if (o.kind === 'reserve') {
+              argv.push(String(o.permits));
+              const model = (created = nextState(state(), o.permits, s.timeout, now));
+              const reserved = s.timeout >= model.waitMs;
+              if (reserved) {
+                seq += 1;
+                reservations.push({ permits: o.permits, seq, releaseAt: now + model.waitMs });
+              }
+              expected.push({ done: reserved, waitMs: model.waitMs, permissions: model.permissions, cycle: model.cycle, seq, ...(reserved ? { grantCycle: Math.floor((now + model.waitMs) / period) } : {}) });
+              planned.push({ op: o });
+            } else if (o.kind === 'drain') {
+              argv.push('d');
+              const before = refresh(state(), now).permissions;
+              const model = (created = drain(state(), now));
+              if (before > 0) seq += 1;
+              expected.push({ done: before > 0, waitMs: before, permissions: model.permissions, seq });
+              planned.push({ op: o });
+            } else if (o.kind === 'look') {
+              argv.push('m');
+              expected.push({ done: false, permissions: refresh(state(), now).permissions, seq });
+              planned.push({ op: o });
+            } else {
+              const r = reservations[reservations.length - 1 - o.which];
+              if (r === undefined) continue;
+              argv.push('g', String(r.permits), String(r.seq), String(r.releaseAt));
+              const allowed = r.seq === seq && r.releaseAt > now;
+              const model = allowed ? (created = giveBack(state(), r.permits, now)) : refresh(state(), now);
+              if (allowed) seq += 1;
+              expected.push({ done: allowed, permissions: model.permissions, seq });
+              planned.push({ op: o, r });
+            }
+          }
+          if (planned.length === 0) continue;
+          const raw = checkReply(await client.eval(RATE_LIMITER_SCRIPT, { keys: [key], arguments: argv }), planned.length);
+          expect(raw[2]).toBe(seqBefore);
+          // The replies, read as the limiter reads them (its sequence numbers counted as Batcher counts them).
+          let got = raw[2]!;
+          const actual = planned.map(({ op: o }, i) => {
+            const code = o.kind === 'reserve' ? 'r' : o.kind === 'drain' ? 'd' : o.kind === 'look' ? 'm' : 'g';
+            const w = raw[3 + 2 * i]!;
+            if (code === 'g' ? w === 1 : code === 'd' ? w > 0 : code === 'r' && w >= 0) got += 1;
+            const reply = replyOf(raw, i, code, got, limit, period);
+            if (code === 'r') return { done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, cycle: reply.cycle, seq: reply.seq, ...(reply.done ? { grantCycle: reply.grantCycle } : {}) };
+            if (code === 'd') return { done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, seq: reply.seq };
+            return { done: reply.done, permissions: reply.permissions, seq: reply.seq };
+          });
+          expect(actual).toEqual(expected);
         }
         await client.del(key);
       }),

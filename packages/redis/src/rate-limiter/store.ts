@@ -1,6 +1,6 @@
 import type { Clock } from '@breakwater/core';
 import { Deadlines } from './deadlines.js';
-import { isNoScript, parseReply, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, runScript, type ScriptClient, type ScriptReply } from './script.js';
+import { checkReply, isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
 
 /** What {@link Store} tells its limiter. */
 export interface StoreListener {
@@ -57,55 +57,64 @@ export class Store {
   }
 
   /**
-   * Runs the script with `argv`; resolves its reply, or `undefined` when Redis is unavailable
-   * (the caller's fallback decides; the outage has been reported). Returns `undefined` at once,
-   * without a round trip, during an outage when another call probes or the client is not connected.
+   * Whether a round trip may begin now. False — the caller's fallback decides — during an outage
+   * while another round trip probes or the client is not connected, and when the client is not
+   * connected (that begins an outage, unless `quiet`: a give-back only loses permits). During an
+   * outage a round trip that may begin is the probe.
    */
-  run(argv: string[]): Promise<ScriptReply | undefined> | undefined {
-    const probe = this.#downSince !== undefined;
-    if (probe && (this.#probing || this.#client.isReady === false)) return undefined;
-    if (!probe && this.#client.isReady === false) {
-      this.#failed(new ClientNotReadyError());
-      return undefined;
+  open(quiet: boolean): boolean {
+    if (this.#downSince !== undefined) {
+      if (quiet || this.#probing || this.#client.isReady === false) return false;
+      this.#probing = true;
+      return true;
     }
-    if (probe) this.#probing = true;
-    // One promise for the round trip, its deadline and the parse (EVALSHA, and EVAL on NOSCRIPT:
-    // see runScript), so an answer reaches the caller in as few hops as it can.
-    return new Promise<ScriptReply | undefined>((resolve) => {
-      const client = this.#client;
-      const options = { keys: this.#keys, arguments: argv };
-      const fail = (error: unknown): void => {
-        if (probe) this.#probing = false;
-        this.#failed(error);
-        resolve(undefined);
-      };
-      const entry = this.#deadlines.start(fail);
-      const answered = (raw: unknown): void => {
-        if (!this.#deadlines.end(entry)) return;
-        let reply: ScriptReply;
-        try {
-          reply = parseReply(raw, argv);
-        } catch (error) {
-          return fail(error);
-        }
-        if (probe) this.#probing = false;
-        if (this.#downSince !== undefined) this.#recovered();
-        resolve(reply);
-      };
-      const refused = (error: unknown): void => {
-        if (this.#deadlines.end(entry)) fail(error);
-      };
-      client.evalSha(RATE_LIMITER_SCRIPT_SHA, options).then(answered, (error: unknown) => {
-        if (isNoScript(error) && entry.linked) client.eval(RATE_LIMITER_SCRIPT, options).then(answered, refused);
-        else refused(error);
-      });
-    });
+    if (this.#client.isReady !== false) return true;
+    if (!quiet) this.#failed(new ClientNotReadyError());
+    return false;
   }
 
-  /** Runs the script and ignores any failure (a give-back: losing it only loses permits). */
-  runQuietly(argv: string[]): void {
-    if (this.#downSince !== undefined || this.#client.isReady === false) return;
-    runScript(this.#client, this.#keys, argv).then(undefined, () => {});
+  /**
+   * Runs the script with `argv` (a batch of `ops` operations) in a round trip {@link open}ed at
+   * `startedAt` (`performance.now()`); calls `resolve` once, with its reply, or with `undefined`
+   * when Redis did not answer within `commandTimeout` of `startedAt` or answered an error (the
+   * outage has been reported). `EVALSHA`, and `EVAL` on `NOSCRIPT`, which loads the script again.
+   * No promise of its own: an answer reaches the callers in as few hops as it can.
+   */
+  send(argv: string[], ops: number, startedAt: number, resolve: (reply: number[] | undefined) => void): void {
+    const probe = this.#downSince !== undefined;
+    const client = this.#client;
+    const options = { keys: this.#keys, arguments: argv };
+    const fail = (error: unknown): void => {
+      if (probe) this.#probing = false;
+      this.#failed(error);
+      resolve(undefined);
+    };
+    const entry = this.#deadlines.start(fail, startedAt);
+    const answered = (raw: unknown): void => {
+      if (!this.#deadlines.end(entry)) return;
+      let reply: number[];
+      try {
+        reply = checkReply(raw, ops);
+      } catch (error) {
+        return fail(error);
+      }
+      if (probe) this.#probing = false;
+      if (this.#downSince !== undefined) this.#recovered();
+      resolve(reply);
+    };
+    const refused = (error: unknown): void => {
+      if (this.#deadlines.end(entry)) fail(error);
+    };
+    let sent: Promise<unknown>;
+    try {
+      sent = client.evalSha(RATE_LIMITER_SCRIPT_SHA, options);
+    } catch (error) {
+      return refused(error);
+    }
+    sent.then(answered, (error: unknown) => {
+      if (isNoScript(error) && entry.linked) client.eval(RATE_LIMITER_SCRIPT, options).then(answered, refused);
+      else refused(error);
+    });
   }
 
   #failed(error: unknown): void {

@@ -1,5 +1,4 @@
 import { WaitQueue, type Clock } from '@breakwater/core';
-import type { ScriptReply } from './script.js';
 
 /** Permits a caller reserved on Redis and waits for on its own clock. */
 export interface Reservation {
@@ -51,12 +50,11 @@ export class Waiters {
   }
 
   /**
-   * Waits `reply.waitMs` for the `permits` the reply reserved; a caller that already gave up
-   * (during the round trip) does not wait, and its permits are handed back at once.
+   * Waits `waitMs` for the permits of `reservation`; a caller that already gave up (during the
+   * round trip) does not wait, and its permits are handed back at once.
    */
-  wait(reply: ScriptReply, permits: number, signal: AbortSignal): Promise<void> | undefined {
-    const reservation: Reservation = { permits, seq: reply.seq, releaseAt: reply.now + reply.waitMs, grantCycle: reply.grantCycle };
+  wait(reservation: Reservation, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
     if (signal.aborted) return void this.#giveBack(reservation);
-    return this.#queue.wait(signal, reply.waitMs, reservation);
+    return this.#queue.wait(signal, waitMs, reservation);
   }
 }

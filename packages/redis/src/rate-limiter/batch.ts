@@ -1,0 +1,135 @@
+import type { Store } from './store.js';
+
+/** What a {@link Call} asks of Redis: a reservation awaited by `acquirePermission` or returned by `reservePermission`, a look (`fetchMetrics`), a drain, a give-back. */
+export type CallKind = 'acquire' | 'reserve' | 'look' | 'drain' | 'giveBack';
+
+/**
+ * One operation of a batch and the caller it answers: what is sent (`code`, and for a give-back
+ * the reservation's sequence number and release time) and how the caller is settled.
+ */
+export class Call {
+  resolve: (value?: unknown) => void = noop;
+  reject: (error: unknown) => void = noop;
+  constructor(
+    readonly kind: CallKind,
+    /** What the script reads: the permits of a reservation (`'1'`), `'m'`, `'d'` or `'g'`. */
+    readonly code: string,
+    readonly permits: number,
+    readonly signal: AbortSignal,
+    /** A give-back: the reservation's sequence number and the time its permits are there (ms since the epoch). */
+    readonly seq = 0,
+    readonly releaseAt = 0,
+  ) {}
+}
+
+function noop(): void {}
+
+/** What a {@link Batcher} hands the answers to (its limiter). */
+export interface BatchTarget {
+  /** Redis answered `call`, operation `i` of the batch `raw` (the checked reply); `seq` is the key's sequence number after it. */
+  answered(call: Call, raw: readonly number[], i: number, seq: number, batch: Batch): void;
+  /** Redis did not answer the batch (the outage has been reported): the fallback decides `call`. */
+  failed(call: Call): void;
+  /** Redis answered the batch `raw` (before the answers are handed out); `last` is the index of its last operation that was not a give-back (-1: none). */
+  replied(raw: readonly number[], last: number, batch: Batch): void;
+}
+
+/** The most operations one script run takes (bounds its run time on Redis: a few µs each). */
+export const MAX_BATCH = 256;
+
+/** The operations sent together, with the header they share (limit, period, time, timeout). */
+export class Batch {
+  readonly calls: Call[] = [];
+  readonly argv: string[];
+  constructor(
+    readonly limit: number,
+    readonly period: number,
+    readonly now: string,
+    readonly timeout: string,
+    /** When its round trip began (`performance.now()`): its first caller's call. */
+    readonly startedAt: number,
+    minTtl: string,
+  ) {
+    this.argv = [String(limit), String(period), minTtl, now, timeout];
+  }
+}
+
+/**
+ * Coalesces a limiter's calls of one tick into one round trip: the first call opens a batch (and
+ * its round trip's deadline), the calls after it in the same tick join it in order, and a
+ * microtask sends it as one `EVALSHA` whose script runs them in that order, atomically, with one
+ * reading of the time — exactly as if they had been sent one after another with no other client
+ * in between. A call whose header differs (the limit, timeout or given time changed) or that finds
+ * the batch full sends the batch at once and opens the next; the connection keeps their order.
+ */
+export class Batcher {
+  readonly #store: Store;
+  readonly #target: BatchTarget;
+  readonly #minTtl: string;
+  #pending: Batch | undefined = undefined;
+  readonly #flush = (): void => {
+    const batch = this.#pending;
+    if (batch !== undefined) this.#send(batch);
+  };
+
+  constructor(store: Store, target: BatchTarget, minTtl: string) {
+    this.#store = store;
+    this.#target = target;
+    this.#minTtl = minTtl;
+  }
+
+  /**
+   * Adds `call` to this tick's batch (opening one if needed); false when no round trip can be
+   * made now (the caller's fallback decides; a give-back is then dropped).
+   */
+  add(call: Call, limit: number, period: number, now: string, timeout: string): boolean {
+    let batch = this.#pending;
+    if (batch !== undefined && (batch.limit !== limit || batch.now !== now || batch.timeout !== timeout || batch.calls.length >= MAX_BATCH)) {
+      this.#send(batch);
+      batch = undefined;
+    }
+    if (batch === undefined) {
+      if (!this.#store.open(call.kind === 'giveBack')) return false;
+      batch = this.#pending = new Batch(limit, period, now, timeout, performance.now(), this.#minTtl);
+      queueMicrotask(this.#flush);
+    }
+    batch.calls.push(call);
+    const argv = batch.argv;
+    argv.push(call.code);
+    if (call.kind === 'giveBack') argv.push(String(call.permits), String(call.seq), String(call.releaseAt));
+    return true;
+  }
+
+  #send(batch: Batch): void {
+    this.#pending = undefined;
+    const calls = batch.calls;
+    this.#store.send(batch.argv, calls.length, batch.startedAt, (raw) => {
+      const target = this.#target;
+      if (raw === undefined) {
+        for (const call of calls) {
+          try {
+            target.failed(call);
+          } catch (error) {
+            call.reject(error);
+          }
+        }
+        return;
+      }
+      let last = -1;
+      for (let i = 0; i < calls.length; i++) if (calls[i]!.kind !== 'giveBack') last = i;
+      target.replied(raw, last, batch);
+      let seq = raw[2]!;
+      for (let i = 0; i < calls.length; i++) {
+        const call = calls[i]!;
+        const w = raw[3 + 2 * i]!;
+        const kind = call.kind;
+        if (kind === 'giveBack' ? w === 1 : kind === 'drain' ? w > 0 : kind !== 'look' && w >= 0) seq += 1;
+        try {
+          target.answered(call, raw, i, seq, batch);
+        } catch (error) {
+          call.reject(error);
+        }
+      }
+    });
+  }
+}
