@@ -8,9 +8,9 @@ import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type Redis
 import { drainOnResult } from './drain-on-result.js';
 import { Fallback } from './fallback.js';
 import { metricsOf } from './metrics.js';
-import { replyOf } from './script.js';
+import { Answers } from './answers.js';
 import { Store } from './store.js';
-import { Batcher, Call, type Batch, type CallKind } from './batch.js';
+import { Batcher, Call } from './batch.js';
 import { Waiters, type Reservation } from './waiters.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
@@ -48,10 +48,7 @@ export class RedisRateLimiter implements Policy {
   #timeout: number;
   /** The timeout as the script reads it (built once per change). */
   #timeoutArg: string;
-  /** The last answer of Redis (what `metrics` shows): operation `#lastIndex` of `#lastRaw`, a reply to `#lastBatch`. */
-  #lastRaw: readonly number[] | undefined = undefined;
-  #lastIndex = 0;
-  #lastBatch: Batch | undefined = undefined;
+  readonly #answers: Answers;
 
   constructor(
     readonly name: string,
@@ -74,16 +71,16 @@ export class RedisRateLimiter implements Policy {
       granted: (r, waitedMs) => this.#granted(r.permits, waitedMs, r.grantCycle),
       giveBack: (r) => void this.#add(new Call('giveBack', 'g', r.permits, NEVER_ABORTED, r.seq, r.releaseAt)),
     });
-    this.#batcher = new Batcher(this.#store, {
-      answered: (call, raw, i, seq, batch) => this.#answered(call, raw, i, seq, batch),
-      failed: (call) => this.#failed(call),
-      replied: (raw, last, batch) => {
-        if (last < 0) return;
-        this.#lastRaw = raw;
-        this.#lastIndex = last;
-        this.#lastBatch = batch;
-      },
-    }, MIN_TTL_MS);
+    this.#answers = new Answers({
+      store: this.#store,
+      fallback: this.#fallback,
+      granted: (permits, waitMs, cycle) => this.#granted(permits, waitMs, cycle),
+      refused: (permits, waitMs) => this.#refused(permits, waitMs),
+      refusal: (permits, waitMs) => this.#refusal(permits, waitMs),
+      drained: (permits) => events.wants('drained') && events.emit('drained', { permits }),
+      wait: (reservation, waitMs, signal) => this.#waiters.wait(reservation, waitMs, signal),
+    });
+    this.#batcher = new Batcher(this.#store, this.#answers, MIN_TTL_MS);
   }
 
   /** Every option in force (durations in ms), with the limit and timeout as last changed. */
@@ -93,10 +90,7 @@ export class RedisRateLimiter implements Policy {
 
   /** A snapshot: Redis's last answer to this instance, or the fallback's figures during an outage. */
   get metrics(): RedisRateLimiterMetrics {
-    const raw = this.#lastRaw;
-    const batch = this.#lastBatch;
-    const last = raw === undefined || batch === undefined ? undefined : replyOf(raw, this.#lastIndex, 'm', 0, batch.limit, batch.period);
-    return metricsOf(this.#store.down, this.#fallback, last, this.#limit, this.#waiters.size);
+    return metricsOf(this.#store.down, this.#fallback, this.#answers.last, this.#limit, this.#waiters.size);
   }
 
   /**
@@ -275,39 +269,6 @@ export class RedisRateLimiter implements Policy {
 
   #add(call: Call): boolean {
     return this.#batcher.add(call, this.#limit, this.#options.limitRefreshPeriod, this.#now === undefined ? '' : String(this.#now()), this.#timeoutArg);
-  }
-
-  /** Settles `call` with operation `i` of the batch's reply. */
-  #answered(call: Call, raw: readonly number[], i: number, seq: number, batch: Batch): void {
-    const kind: CallKind = call.kind;
-    const w = raw[3 + 2 * i]!;
-    if (kind === 'acquire' || kind === 'reserve') {
-      const permits = call.permits;
-      if (w < 0) {
-        if (kind === 'reserve') return void (this.#refused(permits, -w / 1000), call.resolve(-1));
-        return call.reject(this.#refusal(permits, -w / 1000));
-      }
-      const waitMs = w / 1000;
-      const cycle = raw[0]!;
-      const grantCycle = waitMs > 0 ? cycle + Math.floor((-raw[4 + 2 * i]! - 1) / batch.limit) + 1 : cycle;
-      if (kind === 'reserve' || waitMs === 0) {
-        this.#granted(permits, waitMs, grantCycle);
-        return call.resolve(kind === 'reserve' ? waitMs : undefined);
-      }
-      // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
-      return call.resolve(this.#waiters.wait({ permits, seq, releaseAt: raw[1]! / 1000 + waitMs, grantCycle }, waitMs, call.signal));
-    }
-    if (kind === 'drain' && this.#events.wants('drained')) this.#events.emit('drained', { permits: Math.max(w, 0) });
-    call.resolve();
-  }
-
-  /** Redis did not answer `call`'s batch: the fallback decides it (a give-back is dropped). */
-  #failed(call: Call): void {
-    const kind = call.kind;
-    if (kind === 'acquire') call.resolve(this.#fallback.acquire(call.permits, call.signal, this.#store.lastError));
-    else if (kind === 'reserve') call.resolve(this.#fallback.reserve(call.permits));
-    else if (kind === 'drain') call.resolve(this.#fallback.drain());
-    else call.resolve();
   }
 
   #granted(permits: number, waitMs: number, cycle: number): void {
