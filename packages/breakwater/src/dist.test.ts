@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startRedis } from '@breakwater/test-support/redis';
 
 // The built packages, as a user gets them: each entry point loaded with `import` and with
 // `require` by a plain `node` (no `@breakwater/source` condition, so the `exports` map leads to
@@ -33,6 +34,8 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/prometheus': ['PrometheusMetrics'],
   '@breakwater/opentelemetry': ['OpenTelemetryMetrics'],
   '@breakwater/testing': ['scriptedBackend'],
+  '@breakwater/redis': ['RedisRateLimiter', 'RedisBreakerSync'],
+  '@breakwater/simulator': ['simulate'],
   breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig'],
   'breakwater/testing': ['scriptedBackend'],
 };
@@ -40,8 +43,12 @@ const entryPoints = Object.keys(behaviour);
 const modes = ['import', 'require'] as const;
 type Mode = (typeof modes)[number];
 
+// @breakwater/redis's checks talk to a real redis-server of this test's own (REDIS_URL).
+const redis = await startRedis();
+afterAll(() => redis.stop());
+
 // A user's environment: not the NODE_PATH into the workspace's node_modules that pnpm sets for vitest.
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_PATH|VITEST)/.test(key)));
+const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_PATH|VITEST)/.test(key))), REDIS_URL: redis.url };
 
 interface Run {
   code: number;
@@ -86,8 +93,10 @@ describe('the built packages', () => {
 
   it('the umbrella has every export of every policy package', async () => {
     const umbrellaExports = new Set((await run('breakwater', 'import')).exports);
-    // Not the test helpers, nor the exporters: each needs a peer of its own (prom-client, @opentelemetry/api), so the umbrella leaves them out.
-    const notReExported = new Set(['@breakwater/testing', '@breakwater/prometheus', '@breakwater/opentelemetry']);
+    // Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
+    // prom-client, @opentelemetry/api, redis), so the umbrella leaves them out; nor the simulator,
+    // a dev-time tool.
+    const notReExported = new Set(['@breakwater/testing', '@breakwater/prometheus', '@breakwater/opentelemetry', '@breakwater/redis', '@breakwater/simulator']);
     for (const pkg of packages.filter((p) => p.name.startsWith('@breakwater/') && !notReExported.has(p.name))) {
       for (const name of (await run(pkg.name, 'import')).exports!) expect(umbrellaExports.has(name), `${pkg.name} ${name}`).toBe(true);
     }

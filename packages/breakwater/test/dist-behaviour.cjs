@@ -22,6 +22,16 @@ const load = how === 'import' ? (id) => import(id) : async (id) => require(id);
 // The package each check's main export comes from when the package under test lacks it.
 const owners = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
 
+/** A connected node-redis client to REDIS_URL, with `redis` resolved as @breakwater/redis resolves its peer. */
+async function redisClient() {
+  const here = path.dirname(require.resolve('@breakwater/redis/package.json'));
+  const { createClient } = require(require.resolve('redis', { paths: [here] }));
+  const client = createClient({ url: process.env.REDIS_URL });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
 /** Rejects if `promise` has not settled by the time the clock's timers have all run. */
 async function settled(promise, clock) {
   let done = false;
@@ -230,6 +240,63 @@ const checks = {
     assert.deepEqual([failed.count, failed.sum], [2, 0.05], 'calls');
     assert.deepEqual(points('resilience4j.circuitbreaker.transitions').map((p) => [p.attributes, p.value]), [[{ name: 'dist', from: 'closed', to: 'open', cause: 'failure_rate' }, 1]], 'transitions');
     await provider.shutdown();
+  },
+
+  // @breakwater/redis on the real redis-server that dist.test.ts started (REDIS_URL), with the
+  // `redis` client as the package finds it (its peer): the Lua script grants 2 per cycle and refuses
+  // the third at once; a fleet-wide forceOpen reaches an attached breaker.
+  RedisRateLimiter: async ({ RedisRateLimiter, RequestNotPermittedError }) => {
+    const client = await redisClient();
+    try {
+      const limiter = new RedisRateLimiter(`dist-${how}-${process.pid}`, { client, limitForPeriod: 2, limitRefreshPeriod: '1h', timeoutDuration: 0 });
+      assert.deepEqual([await limiter.reservePermission(), await limiter.reservePermission(), await limiter.reservePermission()], [0, 0, -1]);
+      await assert.rejects(limiter.acquirePermission(), RequestNotPermittedError);
+      assert.equal(limiter.metrics.store, 'redis');
+    } finally {
+      client.destroy();
+    }
+  },
+  RedisBreakerSync: async ({ RedisBreakerSync, CircuitBreaker, VirtualClock }) => {
+    const client = await redisClient();
+    const subscriber = await redisClient();
+    try {
+      const sync = new RedisBreakerSync({ client, subscriber });
+      const breaker = new CircuitBreaker(`dist-${how}-${process.pid}`, { clock: new VirtualClock() });
+      const moved = new Promise((resolve) => breaker.on('stateTransition', resolve));
+      await sync.attach(breaker);
+      await sync.forceOpen(breaker.name);
+      const event = await moved;
+      assert.deepEqual([event.to, event.cause], ['FORCED_OPEN', 'fleet']);
+      await sync.release(breaker.name);
+      await sync.close();
+    } finally {
+      client.destroy();
+      subscriber.destroy();
+    }
+  },
+
+  // @breakwater/simulator: a scenario of two phases through a real breaker on the virtual clock,
+  // and the HTML report with uPlot inlined (its files found from the built package).
+  simulate: async ({ parseScenario, simulate, renderHtml }) => {
+    const scenario = parseScenario(
+      [
+        'seed: 3',
+        'pipelines:',
+        '  pg:',
+        '    - circuitBreaker: { slidingWindowSize: 10, minimumNumberOfCalls: 10, waitDurationInOpenState: 1h }',
+        'traffic:',
+        '  phases:',
+        '    - { name: fine, duration: 10s, rate: 10, arrivals: constant }',
+        '    - { name: down, duration: 10s, rate: 10, arrivals: constant, errorRatio: 1 }',
+      ].join('\n'),
+    );
+    const [pg] = simulate(scenario).configurations;
+    assert.equal(pg.totals.requests, 200);
+    assert.equal(pg.phases[0].failed, 0);
+    assert.deepEqual(pg.transitions.map((t) => [t.from, t.to, t.cause]), [['CLOSED', 'OPEN', 'failure_rate']]);
+    const html = renderHtml(simulate(scenario));
+    assert.match(html, /uPlot/);
+    assert.doesNotMatch(html, /https?:\/\//);
   },
 
   // The Spring-settings loader: @breakwater/spring-config, and the umbrella's re-export of it.
