@@ -4,6 +4,7 @@
 // (openings on failure rate and slow-call rate, half-open trials that fail and that pass,
 // recovery). Deterministic: a seeded generator decides each call.
 import type { ConfigurationResult, Counts, SimulationReport, StateChange } from '../report.js';
+import { seededRandom } from '../random.js';
 
 interface Phase { name: string; seconds: number; rate: number; errors: number; slow: number }
 interface Breaker {
@@ -35,20 +36,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const COUNTED = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts', 'retries', 'breakerCalls'] as const;
 const zero = (): Mutable<Counts> => ({ requests: 0, succeeded: 0, failed: 0, rejected: 0, slow: 0, timeouts: 0, retries: 0, breakerCalls: 0, breakerCallsPerRequest: 0 });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function run(b: Breaker, names: { name: string }, seed: number): ConfigurationResult {
-  const random = mulberry32(seed); // the backend's outcomes
-  const traffic = mulberry32(42); // the arrivals: the same traffic for every configuration
+  const random = seededRandom(seed); // the backend's outcomes
+  const traffic = seededRandom(42); // the arrivals: the same traffic for every configuration
   const bucketMs = 1000;
   let state = 'CLOSED';
   let window: { failed: boolean; slow: boolean }[] = [];
