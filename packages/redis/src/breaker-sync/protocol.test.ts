@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite } from '@breakwater/test-support/redis';
 import { keySlot } from '../keys.js';
 import { breakerKeys } from './keys.js';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
-import { FAST, fail, instance, nextEvent, reaches, uniqueName, type Instance } from './test-support.js';
+import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from './test-support.js';
 
 describe('RedisBreakerSync configuration', () => {
   const client = { isReady: true, sendCommand: async () => [], on: () => {}, off: () => {} };
@@ -43,24 +43,12 @@ describe('RedisBreakerSync configuration', () => {
 });
 
 redisSuite('RedisBreakerSync protocol', () => {
-  let redis: RedisServer;
-  const opened: Instance[] = [];
-  const make = async (options = {}): Promise<Instance> => {
-    const i = await instance(redis.url, options);
-    opened.push(i);
-    return i;
-  };
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await Promise.all(opened.map((i) => i.close()));
-    await redis.stop();
-  });
+  const fleet = fleetOnRedis();
+  const make = fleet.make;
 
   it('sends nothing to Redis per call: only a state change does', async () => {
     const name = uniqueName('quiet');
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: fleet.redis().url });
     const subscriber = client.duplicate();
     for (const c of [client, subscriber]) c.on('error', () => {});
     await Promise.all([client.connect(), subscriber.connect()]);
@@ -116,7 +104,7 @@ redisSuite('RedisBreakerSync protocol', () => {
   });
 
   it('Redis down: a held breaker is let go, attach does not hang; Redis back: subscriptions and state work again', async () => {
-    if (!redis.owned) return;
+    if (!fleet.redis().owned) return;
     const name = uniqueName('down');
     const later = uniqueName('down-later');
     const [a, b] = await Promise.all([make(), make()]);
@@ -127,7 +115,7 @@ redisSuite('RedisBreakerSync protocol', () => {
     await fail(ba);
     await held; // held by the fleet: it would wait for the lease
     const down = nextEvent(b.sync, 'storeError');
-    await redis.kill();
+    await fleet.redis().kill();
     await down;
     // Let go: OPEN until the fleet's wait plus one lease would have ended, then its own trial.
     await expect.poll(() => bb.tryAcquirePermission(), { timeout: 2000, interval: 50 }).toBe(true);
@@ -137,7 +125,7 @@ redisSuite('RedisBreakerSync protocol', () => {
     expect(attachedLate.state).toBe('CLOSED');
 
     const back = Promise.all([nextEvent(a.sync, 'storeRecovered', () => true, 5000), nextEvent(b.sync, 'storeRecovered', () => true, 5000)]);
-    await redis.restart();
+    await fleet.redis().restart();
     await back;
     const forced = reaches(attachedLate, 'FORCED_OPEN');
     await a.sync.forceOpen(later);
@@ -149,7 +137,7 @@ redisSuite('RedisBreakerSync protocol', () => {
     const a = await make();
     const breaker = new CircuitBreaker(name, FAST);
     await a.sync.attach(breaker);
-    const probe = createClient({ url: redis.url });
+    const probe = createClient({ url: fleet.redis().url });
     probe.on('error', () => {});
     await probe.connect();
     const channel = breakerKeys('breakwater:cb:', name).channel;

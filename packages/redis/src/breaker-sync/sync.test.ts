@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite } from '@breakwater/test-support/redis';
 import { breakerKeys } from './keys.js';
-import { FAST, fail, instance, nextEvent, reaches, uniqueName, type Instance } from './test-support.js';
+import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from './test-support.js';
 
 // Several instances in one process, each with its own connections, against a real redis-server.
 redisSuite('RedisBreakerSync in one process', () => {
-  let redis: RedisServer;
-  const opened: Instance[] = [];
-  const make = async (options = {}): Promise<Instance> => {
-    const i = await instance(redis.url, options);
-    opened.push(i);
-    return i;
-  };
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await Promise.all(opened.map((i) => i.close()));
-    await redis.stop();
-  });
+  const fleet = fleetOnRedis();
+  const make = fleet.make;
 
   it('counts distinct instances toward the quorum; below it the others go on', async () => {
     const name = uniqueName('quorum');
@@ -137,7 +125,7 @@ redisSuite('RedisBreakerSync in one process', () => {
 
     await a!.sync.detach(held);
     expect(clock.pendingTimers).toBe(0);
-    const probe = createClient({ url: redis.url });
+    const probe = createClient({ url: fleet.redis().url });
     probe.on('error', () => {});
     await probe.connect();
     const subscribers = (await probe.sendCommand(['PUBSUB', 'NUMSUB', breakerKeys('breakwater:cb:', name).channel])) as [string, number];

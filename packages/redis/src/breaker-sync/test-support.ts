@@ -1,6 +1,8 @@
 import { CircuitBreaker, type CircuitBreakerConfig, type CircuitBreakerStateName } from '@breakwater/circuit-breaker';
 import type { EventOf } from '@breakwater/core';
 import { createClient } from 'redis';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedis, type RedisServer } from '@breakwater/test-support/redis';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
 import type { RedisBreakerSyncEvents } from './events.js';
 import type { RedisBreakerSyncOptions } from './config.js';
@@ -39,6 +41,40 @@ export async function instance(url: string, options: Partial<RedisBreakerSyncOpt
       subscriber.destroy();
     },
   };
+}
+
+/** What {@link fleetOnRedis} gives a suite: its redis-server, and instances on it. */
+export interface Fleet {
+  /** The suite's redis-server (started in its `beforeAll`). */
+  readonly redis: () => RedisServer;
+  /** A sync on fresh connections, closed after the suite. */
+  make(options?: Partial<RedisBreakerSyncOptions>): Promise<Instance>;
+}
+
+/** Call inside a `redisSuite`: a redis-server of the suite's own, and the instances made on it, all stopped after the suite. */
+export function fleetOnRedis(): Fleet {
+  let redis: RedisServer | undefined;
+  const opened: Instance[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((i) => i.close()));
+    await redis?.stop();
+  });
+  const server = (): RedisServer => redis ?? raise('the suite has not started its redis-server yet');
+  return {
+    redis: server,
+    async make(options = {}) {
+      const i = await instance(server().url, options);
+      opened.push(i);
+      return i;
+    },
+  };
+}
+
+function raise(message: string): never {
+  throw new Error(message);
 }
 
 let serial = 0;
