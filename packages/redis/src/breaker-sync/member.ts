@@ -117,7 +117,7 @@ export class FleetMember {
   /** This breaker opened on its own: record it toward the quorum (one script, one publish). */
   async #opened(): Promise<void> {
     const ctx = this.ctx;
-    const wait = this.breaker.config.waitInOpenState(1);
+    const wait = this.#openingWait();
     const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel]);
     if (reply === undefined || this.#detached) return;
     const [status, count, remaining, ver] = reply as number[] as [number, number, number, number];
@@ -130,7 +130,7 @@ export class FleetMember {
   /** The lease holder's trial decided: publish it (only while the lease is still ours). */
   async #decide(to: 'CLOSED' | 'OPEN'): Promise<void> {
     this.#setMode('free');
-    const wait = this.breaker.config.waitInOpenState(1);
+    const wait = this.#openingWait();
     const reply = await this.ctx.store.run(DECIDE, this.keys, [this.ctx.instanceId, to, wait, this.keys.channel]);
     if (reply === undefined || this.#detached) return;
     const [status, remaining, ver] = reply as [number, number, number];
@@ -138,6 +138,15 @@ export class FleetMember {
     this.#newer(ver, true);
     if (to === 'CLOSED') this.#emit('fleetClosed', { breakerName: this.#name });
     else this.#fleetOpen(remaining);
+  }
+
+  /**
+   * The wait of the opening the breaker has just made: its wait function at its opening attempt,
+   * so an exponential `waitIntervalFunctionInOpenState` grows across fleet re-openings as across
+   * its own. The attempt is read from a snapshot (public API; once per opening, never per call).
+   */
+  #openingWait(): number {
+    return this.breaker.config.waitInOpenState(Math.max(this.breaker.snapshot().attempt, 1));
   }
 
   // ——— Applying the fleet's state ———

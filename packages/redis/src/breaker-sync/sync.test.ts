@@ -60,6 +60,30 @@ redisSuite('RedisBreakerSync in one process', () => {
     expect(trials).toHaveLength(1);
   });
 
+  it("opens the fleet for the opening breaker's own wait: a failed fleet trial waits its wait function's second wait", async () => {
+    const name = uniqueName('backoff');
+    const [a, b] = await Promise.all([make(), make()]);
+    const { waitDurationInOpenState: _fixed, ...rest } = FAST;
+    const growing = { ...rest, waitIntervalFunctionInOpenState: (attempt: number) => 300 * attempt };
+    const breakers = [new CircuitBreaker(name, growing), new CircuitBreaker(name, growing)];
+    await a!.sync.attach(breakers[0]!);
+    await b!.sync.attach(breakers[1]!);
+    const firstOpening = nextEvent(b!.sync, 'fleetOpened', (e) => e.breakerName === name);
+    await fail(breakers[0]!);
+    expect((await firstOpening).remainingMs).toBeLessThanOrEqual(300);
+    expect((await firstOpening).remainingMs).toBeGreaterThan(200);
+
+    // The lease holder's trial fails: its breaker opens again (attempt 2) and so does the fleet, for 600 ms.
+    const holder = await Promise.race(breakers.map((br, k) => reaches(br, 'HALF_OPEN', 3000).then(() => k)));
+    const other = [a!, b!][1 - holder]!;
+    const reopened = nextEvent(other.sync, 'fleetOpened', (e) => e.breakerName === name);
+    await fail(breakers[holder]!, 1);
+    expect(breakers[holder]!.state).toBe('OPEN');
+    const again = await reopened;
+    expect(again.remainingMs).toBeGreaterThan(500);
+    expect(again.remainingMs).toBeLessThanOrEqual(600);
+  });
+
   it('forceOpen, disable and release reach every attached instance, by name, with cause fleet', async () => {
     const name = uniqueName('override');
     const [a, b, operator] = await Promise.all([make(), make(), make()]);
