@@ -37,20 +37,47 @@ export interface BatchTarget {
 /** The most operations one script run takes (bounds its run time on Redis: a few µs each). */
 export const MAX_BATCH = 256;
 
-/** The operations sent together, with the header they share (limit, period, time, timeout). */
+/**
+ * What the operations of a batch share: the limit, the period and the reservations' timeout in
+ * force, and their strings as the script reads them (built once per change, not per call).
+ */
+export interface Header {
+  readonly limit: number;
+  readonly period: number;
+  readonly limitArg: string;
+  readonly periodArg: string;
+  readonly timeoutArg: string;
+}
+
+/** The operations sent together, with the header they share and the time (`''`: Redis `TIME`). */
 export class Batch {
   readonly calls: Call[] = [];
-  readonly argv: string[];
   constructor(
-    readonly limit: number,
-    readonly period: number,
+    readonly header: Header,
     readonly now: string,
-    readonly timeout: string,
     /** When its round trip began (`performance.now()`): its first caller's call. */
     readonly startedAt: number,
-    minTtl: string,
-  ) {
-    this.argv = [String(limit), String(period), minTtl, now, timeout];
+  ) {}
+
+  get limit(): number {
+    return this.header.limit;
+  }
+
+  get period(): number {
+    return this.header.period;
+  }
+
+  /** The script's ARGV: the header, then each operation. */
+  argv(minTtl: string): string[] {
+    const h = this.header;
+    const calls = this.calls;
+    if (calls.length === 1 && calls[0]!.kind !== 'giveBack') return [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, calls[0]!.code];
+    const argv = [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg];
+    for (const call of calls) {
+      argv.push(call.code);
+      if (call.kind === 'giveBack') argv.push(String(call.permits), String(call.seq), String(call.releaseAt));
+    }
+    return argv;
   }
 }
 
@@ -60,7 +87,8 @@ export class Batch {
  * microtask sends it as one `EVALSHA` whose script runs them in that order, atomically, with one
  * reading of the time — exactly as if they had been sent one after another with no other client
  * in between. A call whose header differs (the limit, timeout or given time changed) or that finds
- * the batch full sends the batch at once and opens the next; the connection keeps their order.
+ * the batch full ({@link MAX_BATCH}) sends the batch at once and opens the next; the connection
+ * keeps their order.
  */
 export class Batcher {
   readonly #store: Store;
@@ -82,28 +110,25 @@ export class Batcher {
    * Adds `call` to this tick's batch (opening one if needed); false when no round trip can be
    * made now (the caller's fallback decides; a give-back is then dropped).
    */
-  add(call: Call, limit: number, period: number, now: string, timeout: string): boolean {
+  add(call: Call, header: Header, now: string): boolean {
     let batch = this.#pending;
-    if (batch !== undefined && (batch.limit !== limit || batch.now !== now || batch.timeout !== timeout || batch.calls.length >= MAX_BATCH)) {
+    if (batch !== undefined && (batch.header !== header || batch.now !== now || batch.calls.length >= MAX_BATCH)) {
       this.#send(batch);
       batch = undefined;
     }
     if (batch === undefined) {
       if (!this.#store.open(call.kind === 'giveBack')) return false;
-      batch = this.#pending = new Batch(limit, period, now, timeout, performance.now(), this.#minTtl);
+      batch = this.#pending = new Batch(header, now, performance.now());
       queueMicrotask(this.#flush);
     }
     batch.calls.push(call);
-    const argv = batch.argv;
-    argv.push(call.code);
-    if (call.kind === 'giveBack') argv.push(String(call.permits), String(call.seq), String(call.releaseAt));
     return true;
   }
 
   #send(batch: Batch): void {
     this.#pending = undefined;
     const calls = batch.calls;
-    this.#store.send(batch.argv, calls.length, batch.startedAt, (raw) => {
+    this.#store.send(batch.argv(this.#minTtl), calls.length, batch.startedAt, (raw) => {
       const target = this.#target;
       if (raw === undefined) {
         for (const call of calls) {

@@ -10,7 +10,7 @@ import { Fallback } from './fallback.js';
 import { metricsOf } from './metrics.js';
 import { Answers } from './answers.js';
 import { Store } from './store.js';
-import { Batcher, Call } from './batch.js';
+import { Batcher, Call, type Header } from './batch.js';
 import { Waiters, type Reservation } from './waiters.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
@@ -46,8 +46,8 @@ export class RedisRateLimiter implements Policy {
   readonly #now: (() => number) | undefined;
   #limit: number;
   #timeout: number;
-  /** The timeout as the script reads it (built once per change). */
-  #timeoutArg: string;
+  /** The limit, period and timeout as the script reads them (built once per change). */
+  #header: Header;
   readonly #answers: Answers;
 
   constructor(
@@ -58,7 +58,7 @@ export class RedisRateLimiter implements Policy {
     this.#source = `RedisRateLimiter '${name}'`;
     this.#limit = c.limitForPeriod;
     this.#timeout = c.timeoutDuration;
-    this.#timeoutArg = timeoutArg(c.timeoutDuration);
+    this.#header = headerOf(c.limitForPeriod, c.limitRefreshPeriod, c.timeoutDuration);
     this.#now = c.time === 'redis' ? undefined : c.time;
     const events = (this.#events = new EventPublisher(name, c.clock, this.#source, REDIS_RATE_LIMITER_EVENT_TYPES));
     this.#fallback = new Fallback(name, c, config.localLimitForPeriod === undefined, events);
@@ -177,6 +177,7 @@ export class RedisRateLimiter implements Policy {
    */
   changeLimitForPeriod(limitForPeriod: number): void {
     this.#limit = resolveChange(this.name, 'limitForPeriod', limitForPeriod);
+    this.#header = headerOf(this.#limit, this.#options.limitRefreshPeriod, this.#timeout);
     this.#fallback.changeLimit(this.#limit);
   }
 
@@ -190,7 +191,7 @@ export class RedisRateLimiter implements Policy {
    */
   changeTimeoutDuration(timeoutDuration: Duration): void {
     this.#timeout = resolveChange(this.name, 'timeoutDuration', timeoutDuration);
-    this.#timeoutArg = timeoutArg(this.#timeout);
+    this.#header = headerOf(this.#limit, this.#options.limitRefreshPeriod, this.#timeout);
     this.#fallback.changeTimeout(this.#timeout);
   }
 
@@ -268,7 +269,7 @@ export class RedisRateLimiter implements Policy {
   }
 
   #add(call: Call): boolean {
-    return this.#batcher.add(call, this.#limit, this.#options.limitRefreshPeriod, this.#now === undefined ? '' : String(this.#now()), this.#timeoutArg);
+    return this.#batcher.add(call, this.#header, this.#now === undefined ? '' : String(this.#now()));
   }
 
   #granted(permits: number, waitMs: number, cycle: number): void {
@@ -285,7 +286,7 @@ export class RedisRateLimiter implements Policy {
   }
 }
 
-/** A timeout as the script reads it (Lua's tonumber has no `Infinity`). */
-function timeoutArg(timeout: number): string {
-  return timeout === Infinity ? '1e300' : String(timeout);
+/** A batch's header (a timeout of `Infinity` is `1e300`: Lua's tonumber has no `Infinity`). */
+function headerOf(limit: number, period: number, timeout: number): Header {
+  return { limit, period, limitArg: String(limit), periodArg: String(period), timeoutArg: timeout === Infinity ? '1e300' : String(timeout) };
 }

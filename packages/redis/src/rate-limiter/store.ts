@@ -1,5 +1,5 @@
 import type { Clock } from '@breakwater/core';
-import { Deadlines } from './deadlines.js';
+import { Deadlines, type InFlight } from './deadlines.js';
 import { checkReply, isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
 
 /** What {@link Store} tells its limiter. */
@@ -81,40 +81,51 @@ export class Store {
    * No promise of its own: an answer reaches the callers in as few hops as it can.
    */
   send(argv: string[], ops: number, startedAt: number, resolve: (reply: number[] | undefined) => void): void {
+    // No named closures here: a function expression bound to a name costs a defineProperty per
+    // call when the source runs through esbuild's keepNames (tsx, vitest).
     const probe = this.#downSince !== undefined;
     const client = this.#client;
     const options = { keys: this.#keys, arguments: argv };
-    const fail = (error: unknown): void => {
-      if (probe) this.#probing = false;
-      this.#failed(error);
-      resolve(undefined);
-    };
-    const entry = this.#deadlines.start(fail, startedAt);
-    const answered = (raw: unknown): void => {
-      if (!this.#deadlines.end(entry)) return;
-      let reply: number[];
-      try {
-        reply = checkReply(raw, ops);
-      } catch (error) {
-        return fail(error);
-      }
-      if (probe) this.#probing = false;
-      if (this.#downSince !== undefined) this.#recovered();
-      resolve(reply);
-    };
-    const refused = (error: unknown): void => {
-      if (this.#deadlines.end(entry)) fail(error);
-    };
+    const entry = this.#deadlines.start((error) => this.#fail(probe, resolve, error), startedAt);
     let sent: Promise<unknown>;
     try {
       sent = client.evalSha(RATE_LIMITER_SCRIPT_SHA, options);
     } catch (error) {
-      return refused(error);
+      return this.#refused(entry, probe, resolve, error);
     }
-    sent.then(answered, (error: unknown) => {
-      if (isNoScript(error) && entry.linked) client.eval(RATE_LIMITER_SCRIPT, options).then(answered, refused);
-      else refused(error);
-    });
+    sent.then(
+      (raw) => this.#answered(entry, probe, ops, resolve, raw),
+      (error: unknown) => {
+        if (!isNoScript(error) || !entry.linked) return this.#refused(entry, probe, resolve, error);
+        client.eval(RATE_LIMITER_SCRIPT, options).then(
+          (raw) => this.#answered(entry, probe, ops, resolve, raw),
+          (error2: unknown) => this.#refused(entry, probe, resolve, error2),
+        );
+      },
+    );
+  }
+
+  #answered(entry: InFlight, probe: boolean, ops: number, resolve: (reply: number[] | undefined) => void, raw: unknown): void {
+    if (!this.#deadlines.end(entry)) return;
+    let reply: number[];
+    try {
+      reply = checkReply(raw, ops);
+    } catch (error) {
+      return this.#fail(probe, resolve, error);
+    }
+    if (probe) this.#probing = false;
+    if (this.#downSince !== undefined) this.#recovered();
+    resolve(reply);
+  }
+
+  #refused(entry: InFlight, probe: boolean, resolve: (reply: number[] | undefined) => void, error: unknown): void {
+    if (this.#deadlines.end(entry)) this.#fail(probe, resolve, error);
+  }
+
+  #fail(probe: boolean, resolve: (reply: number[] | undefined) => void, error: unknown): void {
+    if (probe) this.#probing = false;
+    this.#failed(error);
+    resolve(undefined);
   }
 
   #failed(error: unknown): void {
