@@ -1,6 +1,7 @@
 import { VirtualClock } from '@breakwater/core';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimiterKey } from '../keys.js';
 import { MAX_BATCH } from './batch.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { StoreUnavailableError } from './errors.js';
@@ -128,6 +129,22 @@ redisSuite('RedisRateLimiter batches on a real redis-server', () => {
     await clock.advance(1000);
     await calls[0];
     expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('the key keeps a TTL: set by the first write of a cycle and by any write that reserves ahead, kept by the others', async () => {
+    clock = new VirtualClock(5_000_000);
+    const rl = limiter(client, { limitForPeriod: 2, timeoutDuration: 10_000 });
+    const key = rateLimiterKey(rl.name);
+    await rl.acquirePermission();
+    const first = await client.pTTL(key);
+    expect(first).toBeGreaterThan(2000); // max(1 s, 3 periods)
+    expect(first).toBeLessThanOrEqual(3000);
+    await rl.acquirePermission(); // same cycle, nothing ahead: KEEPTTL
+    const kept = await client.pTTL(key);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(first);
+    expect(await rl.reservePermission(4)).toBe(2000); // 4 ahead: (2 + 3) periods
+    expect(await client.pTTL(key)).toBeGreaterThan(4000);
   });
 
   it('a batch that aborts during its round trip: the aborted caller is rejected at once, the others are answered', async () => {

@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
  * the time. See the README's "Lua contract" for the table.
  *
  * - `KEYS[1]`: the limiter's key, a string of four doubles packed by Lua's `struct` (`'dddd'`:
- *   permissions, cycle, period, sequence), read by one GET and written by one SET with PX
- *   (a hash, or text to parse, cost Redis more per call).
+ *   permissions, cycle, period, sequence), read by one GET and written by one SET — with PX on
+ *   the first write of a cycle and when permits are reserved ahead, else KEEPTTL (a hash, or text
+ *   to parse, cost Redis more per call).
  * - `ARGV`: limitForPeriod, limitRefreshPeriod ms, least TTL ms, now ms (`''`: Redis `TIME`),
  *   timeout ms of the reservations, then the operations in order: a number `n` (reserve `n`
  *   permits), `m` (look: reserve nothing), `d` (drain), or `g`, permits, sequence, release time
@@ -38,13 +39,14 @@ end
 local cycle = math.floor(now / period)
 local p = limit
 local seq = 0
+local same = false
 local v = redis.call('GET', key)
 if v then
   local sp, c, sr, ss = struct.unpack('dddd', v)
   seq = ss
   if sr == period then
     p = sp
-    if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) end
+    if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) else same = true end
   end
 end
 local out = { cycle, math.floor(now * 1000 + 0.5), seq }
@@ -94,10 +96,17 @@ while i <= last do
   n = n + 2
 end
 if write then
-  local ttl = 3 * period
-  if p < 0 then ttl = (math.ceil(-p / limit) + 3) * period end
-  ttl = math.ceil(math.max(tonumber(ARGV[3]), ttl))
-  redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'PX', ttl)
+  if same and p >= 0 then
+    -- Written before in this cycle, so its TTL was set in this cycle (at least 3 periods), and
+    -- nothing is reserved ahead: the key outlives this cycle, and once the cycle is over a key
+    -- with no deficit is a full cycle whether or not it has expired. KEEPTTL costs Redis less.
+    redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'KEEPTTL')
+  else
+    local ttl = 3 * period
+    if p < 0 then ttl = (math.ceil(-p / limit) + 3) * period end
+    ttl = math.ceil(math.max(tonumber(ARGV[3]), ttl))
+    redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'PX', ttl)
+  end
 end
 return out
 `;
