@@ -36,6 +36,8 @@ function margin(lease: number): number {
 export class FleetMember {
   mode: Mode = 'free';
   #ver = -1;
+  /** The fleet's opening attempt, as the lease was taken (a failed trial waits the next one's wait). */
+  #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
   readonly #unsubscribe: () => void;
@@ -117,8 +119,9 @@ export class FleetMember {
   /** This breaker opened on its own: record it toward the quorum (one script, one publish). */
   async #opened(): Promise<void> {
     const ctx = this.ctx;
-    const wait = this.#openingWait();
-    const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel]);
+    const attempt = this.#openingAttempt();
+    const wait = this.breaker.config.waitInOpenState(attempt);
+    const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel, attempt]);
     if (reply === undefined || this.#detached) return;
     const [status, count, remaining, ver] = reply as number[] as [number, number, number, number];
     if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count, quorum: ctx.quorum });
@@ -130,7 +133,7 @@ export class FleetMember {
   /** The lease holder's trial decided: publish it (only while the lease is still ours). */
   async #decide(to: 'CLOSED' | 'OPEN'): Promise<void> {
     this.#setMode('free');
-    const wait = this.#openingWait();
+    const wait = this.breaker.config.waitInOpenState(this.#fleetAttempt + 1);
     const reply = await this.ctx.store.run(DECIDE, this.keys, [this.ctx.instanceId, to, wait, this.keys.channel]);
     if (reply === undefined || this.#detached) return;
     const [status, remaining, ver] = reply as [number, number, number];
@@ -141,12 +144,13 @@ export class FleetMember {
   }
 
   /**
-   * The wait of the opening the breaker has just made: its wait function at its opening attempt,
-   * so an exponential `waitIntervalFunctionInOpenState` grows across fleet re-openings as across
-   * its own. The attempt is read from a snapshot (public API; once per opening, never per call).
+   * The opening attempt of the breaker that has just opened (read from a snapshot: public API,
+   * once per opening, never per call). A fleet opening it forms starts at that attempt, and each
+   * failed fleet trial goes one further, so an exponential `waitIntervalFunctionInOpenState` grows
+   * across fleet re-openings as across the breaker's own.
    */
-  #openingWait(): number {
-    return this.breaker.config.waitInOpenState(Math.max(this.breaker.snapshot().attempt, 1));
+  #openingAttempt(): number {
+    return Math.max(this.breaker.snapshot().attempt, 1);
   }
 
   // ——— Applying the fleet's state ———
@@ -171,7 +175,7 @@ export class FleetMember {
     if (this.mode !== 'held') return;
     const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease]);
     if (reply === undefined || this.#detached || this.mode !== 'held') return;
-    const [status, ms, ver] = reply as [number, number, number];
+    const [status, ms, ver, attempt] = reply as [number, number, number, number | undefined];
     if (status !== 1 && ver > this.#ver) return void this.read(); // a change whose message is still on its way
     if (status === 0) this.#fleetClosed();
     else if (status === 2 || status === 4) this.#hold(ms);
@@ -181,6 +185,7 @@ export class FleetMember {
       this.#setMode('free');
     } else {
       this.#newer(ver, true);
+      this.#fleetAttempt = attempt ?? 1;
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
       this.#emit('trialStarted', { breakerName: this.#name, leaseMs: ms });

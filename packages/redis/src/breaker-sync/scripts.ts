@@ -27,9 +27,10 @@ function script(name: string, keys: (k: BreakerKeys) => string[], body: string):
 }
 
 /**
- * An instance opened. ARGV: instanceId, quorumWindow ms, quorum, wait ms, channel.
+ * An instance opened. ARGV: instanceId, quorumWindow ms, quorum, wait ms, channel, its opening attempt.
  * Records the opening (ZADD), forgets those older than the window (ZREMRANGEBYSCORE), counts the
- * rest (ZCARD); at quorum the fleet opens until now + wait. Returns {status, count, remaining ms, ver}:
+ * rest (ZCARD); at quorum the fleet opens until now + wait, at that attempt (the fleet's `attempt`,
+ * which each failed fleet trial raises by one). Returns {status, count, remaining ms, ver}:
  * status 0 recorded (no quorum yet), 1 the fleet opened now, 2 the fleet was already open, 3 an
  * operator override holds the fleet (nothing recorded).
  */
@@ -45,7 +46,7 @@ local untilv = redis.call('HGET', KEYS[1], 'until')
 if untilv then return {2, count, math.max(tonumber(untilv) - now, 0), ver} end
 if count >= tonumber(ARGV[3]) then
   local wait = tonumber(ARGV[4])
-  redis.call('HSET', KEYS[1], 'until', now + wait)
+  redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', ARGV[6])
   ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
   redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = count}))
   return {1, count, wait, ver}
@@ -56,9 +57,10 @@ return {0, count, 0, ver}
 
 /**
  * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms.
- * Returns {status, ms, ver}: 0 the fleet is not open (closed meanwhile), 1 lease taken (ms = its
- * duration), 2 still waiting (ms left), 3 an override holds the fleet, 4 another instance holds
- * the lease (ms = its time to live).
+ * Returns {status, ms, ver, attempt}: 0 the fleet is not open (closed meanwhile), 1 lease taken
+ * (ms = its duration), 2 still waiting (ms left), 3 an override holds the fleet, 4 another
+ * instance holds the lease (ms = its time to live); `attempt` is the fleet's opening attempt
+ * (what a failed trial's next wait follows).
  */
 export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], `
 local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
@@ -68,18 +70,20 @@ if not untilv then return {0, 0, ver} end
 local left = tonumber(untilv) - now
 if left > 0 then return {2, left, ver} end
 local lease = tonumber(ARGV[2])
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver} end
+local attempt = tonumber(redis.call('HGET', KEYS[1], 'attempt') or '1')
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt} end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[2], lease)
-  return {1, lease, ver}
+  return {1, lease, ver, attempt}
 end
 return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver}
 `);
 
 /**
- * The lease holder's trial decided. ARGV: instanceId, 'CLOSED' | 'OPEN', wait ms, channel.
- * Only while it still holds the lease: CLOSED clears the fleet's opening (state, openings, lease),
- * OPEN opens the fleet again until now + wait and frees the lease; either is published.
+ * The lease holder's trial decided. ARGV: instanceId, 'CLOSED' | 'OPEN', wait ms (of the next
+ * attempt), channel. Only while it still holds the lease: CLOSED clears the fleet's opening (state,
+ * attempt, openings, lease), OPEN opens the fleet again until now + wait, one attempt further, and
+ * frees the lease; either is published.
  * Returns {status, remaining ms, ver}: 0 the lease was lost (nothing changed), 1 published.
  */
 export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], `
@@ -87,13 +91,14 @@ if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('DEL', KEYS[3])
 local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
 if ARGV[2] == 'CLOSED' then
-  redis.call('HDEL', KEYS[1], 'until')
+  redis.call('HDEL', KEYS[1], 'until', 'attempt')
   redis.call('DEL', KEYS[2])
   redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'closed', from = ARGV[1], ver = ver}))
   return {1, 0, ver}
 end
 local wait = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'until', now + wait)
+redis.call('HINCRBY', KEYS[1], 'attempt', 1)
 redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = 0}))
 return {1, wait, ver}
 `);
@@ -124,7 +129,7 @@ return {override, remaining, ver}
  */
 export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], `
 if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'override') else redis.call('HSET', KEYS[1], 'override', ARGV[1]) end
-redis.call('HDEL', KEYS[1], 'until')
+redis.call('HDEL', KEYS[1], 'until', 'attempt')
 redis.call('DEL', KEYS[2], KEYS[3])
 local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
 redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = ver}))

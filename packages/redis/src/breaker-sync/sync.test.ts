@@ -73,12 +73,14 @@ redisSuite('RedisBreakerSync in one process', () => {
     expect((await firstOpening).remainingMs).toBeLessThanOrEqual(300);
     expect((await firstOpening).remainingMs).toBeGreaterThan(200);
 
-    // The lease holder's trial fails: its breaker opens again (attempt 2) and so does the fleet, for 600 ms.
-    const holder = await Promise.race(breakers.map((br, k) => reaches(br, 'HALF_OPEN', 3000).then(() => k)));
-    const other = [a!, b!][1 - holder]!;
-    const reopened = nextEvent(other.sync, 'fleetOpened', (e) => e.breakerName === name);
-    await fail(breakers[holder]!, 1);
-    expect(breakers[holder]!.state).toBe('OPEN');
+    // The trial falls to the instance whose own breaker never opened (attempt 0): a lets go of the
+    // fleet by a manual transition, so b takes the lease. b's trial fails: the fleet opens again at
+    // its second attempt, for 600 ms — the fleet's attempt, not b's breaker's own.
+    breakers[0]!.transitionToClosedState();
+    await reaches(breakers[1]!, 'HALF_OPEN', 3000);
+    const reopened = nextEvent(a!.sync, 'fleetOpened', (e) => e.breakerName === name);
+    await fail(breakers[1]!, 1);
+    expect(breakers[1]!.state).toBe('OPEN');
     const again = await reopened;
     expect(again.remainingMs).toBeGreaterThan(500);
     expect(again.remainingMs).toBeLessThanOrEqual(600);
