@@ -9,8 +9,12 @@
  * - 11b, throughput: 100 acquires in flight (100 loops on the one client), acquires per second.
  *
  * Both limits are far above what a round can use, so every acquire is granted (what is measured
- * is the decision's round trip, not a refusal). Each library makes one round trip per acquire:
- * Breakwater EVALSHA of its script, rate-limiter-flexible EVAL of its script.
+ * is the decision's round trip, not a refusal). rate-limiter-flexible makes one round trip (EVAL
+ * of its script) per acquire. Breakwater makes one EVALSHA per batch: the acquires of one limiter
+ * issued in the same tick share a round trip (packages/redis README, "Batching"). In 11a a batch
+ * is one acquire, so both make one round trip per acquire; in 11b the 100 loops resume together
+ * when a reply comes, so their next acquires go as one batch — that is what 11b measures for
+ * Breakwater, and what a server handling concurrent requests on one limiter gets.
  */
 import { RedisRateLimiter } from '@breakwater/redis';
 import { createClient } from 'redis';

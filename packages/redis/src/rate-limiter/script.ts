@@ -49,7 +49,8 @@ if v then
     if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) else same = true end
   end
 end
-local out = { cycle, math.floor(now * 1000 + 0.5), seq }
+-- Sized for one operation (the common batch), so Lua does not grow the table for it.
+local out = { cycle, math.floor(now * 1000 + 0.5), seq, 0, 0 }
 local n = 3
 local write = false
 local i = 6
