@@ -49,7 +49,7 @@ export const TARGETS: readonly Target[] = [
   // 11b's 100 loops resume together on each reply, so their next acquires are one batch of 100.
   explained(
     redisAgainstPeer('11a', 1.1),
-    "One round trip each (a batch of one): 1.01-1.04x on a quiet machine, with single runs up to 1.17x when the load changes mid-run. What is left is Redis's time per call: about 4.9 µs for Breakwater's script (TIME, GET and SET of the cycle state, the arithmetic) against about 3.1 µs for rate-limiter-flexible's fixed-window INCRBY (INFO commandstats); Node's CPU per acquire is level (about 50-60 µs of process CPU each, most of it node-redis and the socket).",
+    "One round trip each (a batch of one): 0.96-1.09x over eleven runs at a load of 1.3-2.3, one run at 1.17x when the load changed mid-run. What is left is Redis's time per call: about 5.5 µs for Breakwater's script (TIME, GET and SET of the cycle state, the arithmetic) against 3.7-4.0 µs for rate-limiter-flexible's fixed-window INCRBY (INFO commandstats); Node's CPU per acquire is level (38-47 µs of process CPU each, most of it node-redis and the socket).",
   ),
   explained(
     redisAgainstPeer('11b', 1.0),
