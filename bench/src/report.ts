@@ -148,7 +148,7 @@ export function fasterBy(id: string, factor: number): Target {
 
 /** The Breakwater case `name` of row `id` costs at most `max` × the Breakwater case `baseName` of row `baseId` (ns per operation). */
 export function withinRatio(id: string, name: string, baseId: string, baseName: string, max: number): Target {
-  const description = `rows ${baseId}/${id}: ${name} within ${max}× of ${baseName}`;
+  const description = `${baseId === id ? `row ${id}` : `rows ${baseId}/${id}`}: ${name} within ${max}× of ${baseName}`;
   return {
     description,
     judge(results) {
