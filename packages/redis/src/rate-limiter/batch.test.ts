@@ -1,5 +1,5 @@
 import { VirtualClock } from '@breakwater/core';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimiterKey } from '../keys.js';
 import { MAX_BATCH } from './batch.js';
@@ -7,7 +7,7 @@ import type { RedisRateLimiterConfig } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import type { ScriptClient } from './script.js';
-import { connectClient, uniqueName, type TestClient } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
 
 // Batching: the calls of one limiter in one tick go to Redis as one EVALSHA, run in order as if
 // one after another. A client wrapper counts the script calls.
@@ -34,23 +34,12 @@ function counting(client: ScriptClient): ScriptClient & { evalShas: number; eval
   return counted;
 }
 
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 2));
-  expect(ready()).toBe(true);
-}
-
 redisSuite('RedisRateLimiter batches on a real redis-server', () => {
   let redis: RedisServer;
   let client: TestClient;
   let clock: VirtualClock;
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = await connectClient(redis.url);
-  });
-  afterAll(async () => {
-    client.destroy();
-    await redis.stop();
-  });
+  beforeAll(async () => ({ redis, client } = await startWithClient()));
+  afterAll(() => stopWithClient(redis, client));
 
   function limiter(over: ScriptClient, config: Partial<RedisRateLimiterConfig> = {}): RedisRateLimiter {
     return new RedisRateLimiter(uniqueName('batch'), { client: over, limitForPeriod: 3, limitRefreshPeriod: 1000, timeoutDuration: 2500, clock, time: () => clock.now(), ...config });

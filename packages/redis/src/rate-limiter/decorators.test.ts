@@ -1,23 +1,17 @@
 import { RequestNotPermittedError, VirtualClock } from '@breakwater/core';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // The builder by path: @breakwater/decorators is not a dependency of this package (a policy
 // package depends on core alone), and the test needs only its source.
 import { decorate } from '@breakwater/decorators';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, uniqueName, type TestClient } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
 
 redisSuite('RedisRateLimiter in a decorate() pipeline', () => {
   let redis: RedisServer;
   let client: TestClient;
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = await connectClient(redis.url);
-  });
-  afterAll(async () => {
-    client.destroy();
-    await redis.stop();
-  });
+  beforeAll(async () => ({ redis, client } = await startWithClient()));
+  afterAll(() => stopWithClient(redis, client));
 
   it('withRateLimiter accepts it as a rate limiter, with and without permits', async () => {
     const clock = new VirtualClock(5000);

@@ -1,33 +1,21 @@
 import { getEventListeners } from 'node:events';
 import { RequestNotPermittedError, VirtualClock } from '@breakwater/core';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, uniqueName, type TestClient } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
 
 // RedisRateLimiter on a real redis-server, its cycle arithmetic driven by a VirtualClock (the
 // `time` option), so the waits are exact and no test waits on real time.
-
-/** Polls (on real time, briefly) until `ready()`: a round trip to Redis is real I/O. */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 2));
-  expect(ready()).toBe(true);
-}
 
 redisSuite('RedisRateLimiter on a real redis-server', () => {
   let redis: RedisServer;
   let client: TestClient;
   let clock: VirtualClock;
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = await connectClient(redis.url);
-  });
-  afterAll(async () => {
-    client.destroy();
-    await redis.stop();
-  });
+  beforeAll(async () => ({ redis, client } = await startWithClient()));
+  afterAll(() => stopWithClient(redis, client));
 
   function limiter(config: Partial<RedisRateLimiterConfig> = {}, name = uniqueName('pg')): RedisRateLimiter {
     clock = new VirtualClock(1_000_000);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { initialState, nextState, type RateLimiterState } from '@breakwater/rate-limiter';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { rateLimiterKey } from '../keys.js';
 import { checkReply, RATE_LIMITER_SCRIPT, replyOf } from './script.js';
-import { connectClient, uniqueName, type TestClient } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
 
 // The Lua script against the in-process arithmetic (state.ts, origin at 0 = the Unix epoch) on
 // random sequences of batches (operations sent together, at one time), with the time given as
@@ -49,14 +49,8 @@ const scenario = fc.record({ limit: fc.integer({ min: 1, max: 6 }), period: fc.i
 redisSuite('the rate limiter script against state.ts', () => {
   let redis: RedisServer;
   let client: TestClient;
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = await connectClient(redis.url);
-  });
-  afterAll(async () => {
-    client.destroy();
-    await redis.stop();
-  });
+  beforeAll(async () => ({ redis, client } = await startWithClient()));
+  afterAll(() => stopWithClient(redis, client));
 
   it('a random sequence of batches gives the same waits, reservations, permissions and cycles as the same operations one by one through state.ts, and hands back exactly what the rule allows', async () => {
     await fc.assert(

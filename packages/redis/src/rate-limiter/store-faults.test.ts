@@ -1,9 +1,9 @@
-import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
+import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OnStoreError } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, uniqueName, type TestClient } from './test-redis.js';
+import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
 
 // Redis killed mid-run, hung, and restarted empty (script cache gone), on real time: each
 // onStoreError mode answers within commandTimeout, the outage is one storeError and one
@@ -34,14 +34,8 @@ async function until(ready: () => boolean | Promise<boolean>, ms = 5000): Promis
 redisSuite('RedisRateLimiter when Redis fails', () => {
   let redis: RedisServer;
   let client: TestClient;
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = await connectClient(redis.url);
-  });
-  afterAll(async () => {
-    client.destroy();
-    await redis.stop();
-  });
+  beforeAll(async () => ({ redis, client } = await startWithClient()));
+  afterAll(() => stopWithClient(redis, client));
 
   const limiterOf = (onStoreError: OnStoreError) =>
     new RedisRateLimiter(uniqueName(onStoreError), { client, onStoreError, limitForPeriod: 1000, limitRefreshPeriod: '1s', localLimitForPeriod: 3, timeoutDuration: 0, commandTimeout: COMMAND_TIMEOUT });

@@ -1,5 +1,7 @@
 // Test helpers of the RedisRateLimiter suites (not exported): a client on the harness's server.
 import { createClient } from 'redis';
+import { expect } from 'vitest';
+import { startRedis, type RedisServer } from '@breakwater/test-support/redis';
 
 function makeClient(url: string) {
   return createClient({ url, socket: { reconnectStrategy: () => 50 } });
@@ -26,4 +28,22 @@ let counter = 0;
 export function uniqueName(label: string): string {
   counter += 1;
   return `${label} {${process.pid}}:${counter}:${Date.now()}`;
+}
+
+/** A redis-server of the suite's own (or REDIS_URL's) and a connected client on it: a suite's `beforeAll`. */
+export async function startWithClient(): Promise<{ redis: RedisServer; client: TestClient }> {
+  const redis = await startRedis();
+  return { redis, client: await connectClient(redis.url) };
+}
+
+/** The suite's `afterAll`: the client closed, the server stopped. */
+export async function stopWithClient(redis: RedisServer, client: TestClient): Promise<void> {
+  client.destroy();
+  await redis.stop();
+}
+
+/** Polls (on real time, briefly: a round trip to Redis is real I/O) until `ready()`. */
+export async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 2));
+  expect(ready()).toBe(true);
 }
