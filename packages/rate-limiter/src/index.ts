@@ -1,5 +1,5 @@
 export { RateLimiter } from './rate-limiter.js';
-export type { RateLimiterPolicy } from './weighted-policy.js';
+export { weightedPolicy, type RateLimiterPolicy } from './weighted-policy.js';
 export type { SharedRateLimiter, SharedRateLimiterFactory, SharedRateLimiterHandle, SharedRateLimiterOptions } from './shared.js';
 export { RateLimiterRegistry } from './registry.js';
 export type { CallOutcome, RateLimiterConfig, ResolvedRateLimiterConfig } from './config.js';

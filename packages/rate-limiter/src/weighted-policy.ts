@@ -16,7 +16,18 @@ export interface RateLimiterPolicy extends Policy {
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R>;
 }
 
-/** The policy of `limiter.withPermits(permits)`, whose `execute` is the limiter's, taking `permits` per call. */
+/**
+ * The policy of `limiter.withPermits(permits)`, whose `execute` is the limiter's, taking `permits`
+ * per call — for a rate limiter of your own (or another store's, as `@breakwater/redis` does) that
+ * offers `withPermits` the same way.
+ *
+ * @example
+ * ```ts
+ * withPermits(permits: number): RateLimiterPolicy {
+ *   return weightedPolicy(this.name, permits, (fn, options) => this.#execute(fn, options, permits));
+ * }
+ * ```
+ */
 export function weightedPolicy(
   name: string,
   permits: number,

@@ -1,6 +1,6 @@
 import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import type { RateLimiterPolicy } from '@breakwater/rate-limiter';
+import { weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
 import { checkPermits, resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
@@ -230,9 +230,7 @@ export class RedisRateLimiter implements Policy {
    */
   withPermits(permits: number): RateLimiterPolicy {
     checkPermits(this.#source, 'withPermits(permits)', permits);
-    const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> => this.#execute(fn, options, permits);
-    const decorate = <A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>) => (...args: A): Promise<R> => execute(() => fn(...args));
-    return { name: this.name, kind: 'rateLimiter', permits, execute, decorate };
+    return weightedPolicy(this.name, permits, (fn, options) => this.#execute(fn, options, permits));
   }
 
   #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
