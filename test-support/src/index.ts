@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // Helpers shared by the tests of every package (a private workspace package: never published,
 // never a dependency of published code). One spelling of each, so a test reads the same anywhere.
@@ -116,4 +118,38 @@ export function exportsWithoutExample(srcDir: URL): { names: string[]; undocumen
       .filter((n) => n.length > 0),
   );
   return { names, undocumented: names.filter((n) => documented.get(n) !== true) };
+}
+
+/** What a script run by {@link runPackageScript} did. */
+export interface ScriptRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the `script` of `packageDir`'s package.json as `pnpm <script>` would, with `args` after
+ * it: the script must be a plain `node …` command line (no quoting), and its `node` is the one
+ * running the tests.
+ *
+ * @example
+ * ```ts
+ * const { code, stderr } = await runPackageScript(exampleDir, 'demo', ['--bogus']);
+ * expect(code).toBe(2);
+ * ```
+ */
+export function runPackageScript(packageDir: string, script: string, args: readonly string[]): Promise<ScriptRun> {
+  const line: unknown = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).scripts?.[script];
+  if (typeof line !== 'string') throw new Error(`${packageDir}/package.json has no script '${script}'`);
+  const [command, ...scriptArgs] = line.split(/\s+/);
+  if (command !== 'node') throw new Error(`script '${script}' must start with node, got: ${line}`);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...scriptArgs, ...args], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
 }

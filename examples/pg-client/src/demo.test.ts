@@ -1,32 +1,13 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runPackageScript } from '@breakwater/test-support';
 import { parseDemoArgs, runDemo, USAGE, UsageError } from './demo.js';
 import { countVsTime } from './experiments/count-vs-time.js';
 import { reportCountVsTime } from './report.js';
 
 const exampleDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * Runs the demo as `pnpm demo` does: the `demo` script of this example's package.json, its
- * `node` replaced by the node running the tests (the script is plain words, no quoting).
- */
-function spawnDemo(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const script: string = JSON.parse(readFileSync(resolve(exampleDir, 'package.json'), 'utf8')).scripts.demo;
-  const [command, ...scriptArgs] = script.split(/\s+/);
-  expect(command).toBe('node');
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...scriptArgs, ...args], { cwd: exampleDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 /** Runs the demo in this process, collecting what it prints. */
 async function demoOutput(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
@@ -38,7 +19,7 @@ async function demoOutput(args: readonly string[]): Promise<{ code: number; out:
 
 describe('the demo command line', () => {
   it('an unknown flag prints the usage and exits with code 2 (the real process, launched as package.json does)', async () => {
-    const { code, stdout, stderr } = await spawnDemo(['--bogus']);
+    const { code, stdout, stderr } = await runPackageScript(exampleDir, 'demo', ['--bogus']);
     expect(code).toBe(2);
     expect(stderr).toContain("Unknown option '--bogus'");
     expect(stderr).toContain(USAGE);
@@ -46,7 +27,7 @@ describe('the demo command line', () => {
   }, 60_000);
 
   it('--help prints the usage and exits with code 0 (the real process)', async () => {
-    const { code, stdout } = await spawnDemo(['--help']);
+    const { code, stdout } = await runPackageScript(exampleDir, 'demo', ['--help']);
     expect(code).toBe(0);
     expect(stdout.trim()).toBe(USAGE);
   }, 60_000);

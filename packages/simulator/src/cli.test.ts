@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runPackageScript } from '@breakwater/test-support';
 import { run, USAGE } from './cli.js';
 import type { SimulationReport } from './report.js';
 
@@ -29,21 +29,6 @@ traffic:
 const BAD = join(dir, 'bad.yml');
 writeFileSync(BAD, 'pipelines:\n  p: []\ntraffic:\n  phases:\n    - { duration: 1s, rate: 0 }\n');
 
-/** Runs the command as `pnpm simulate` does: the root package.json's script, its `node` the one running the tests. */
-function spawnSimulate(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.simulate;
-  const [command, ...scriptArgs] = script.split(/\s+/);
-  expect(command).toBe('node');
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...scriptArgs, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 async function inProcess(args: readonly string[]) {
   const out: string[] = [];
@@ -54,7 +39,7 @@ async function inProcess(args: readonly string[]) {
 
 describe('breakwater simulate, the real process', () => {
   it('prints the table and exits 0', async () => {
-    const { code, stdout, stderr } = await spawnSimulate([SCENARIO]);
+    const { code, stdout, stderr } = await runPackageScript(root, 'simulate', [SCENARIO]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`small (${SCENARIO}): seed 3, 10 s of traffic`);
@@ -63,7 +48,7 @@ describe('breakwater simulate, the real process', () => {
   }, 60_000);
 
   it('--json prints the report', async () => {
-    const { code, stdout } = await spawnSimulate([SCENARIO, '--json']);
+    const { code, stdout } = await runPackageScript(root, 'simulate', [SCENARIO, '--json']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as SimulationReport;
     expect(report.scenario).toMatchObject({ name: 'small', seed: 3, durationMs: 10_000 });
@@ -72,7 +57,7 @@ describe('breakwater simulate, the real process', () => {
   }, 60_000);
 
   it('bad input exits 2 with the file, line and key, before anything runs', async () => {
-    const { code, stdout, stderr } = await spawnSimulate([BAD]);
+    const { code, stdout, stderr } = await runPackageScript(root, 'simulate', [BAD]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(`${BAD}:5:29: traffic.phases[0].rate: must be a number > 0, got 0`);
