@@ -1,5 +1,5 @@
 import { normal, Z99 } from './random.js';
-import type { Backend, Latency, TraceEntry } from './scenario.js';
+import type { Backend, Latency, TraceEntry, Traffic } from './scenario.js';
 
 /** What a backend call does: answer, fail, or never answer. */
 export const OK = 0;
@@ -96,5 +96,40 @@ export class TraceDraw {
     const entries = this.entries;
     while (this.#cursor < entries.length - 1 && entries[this.#cursor]!.atMs < now) this.#cursor++;
     return this.entry(this.#cursor);
+  }
+}
+
+/**
+ * The backend of one run: answers each call from the trace (a request's own entry first, then
+ * the entry at that time) or from the draws of the phase it starts in. `call()` returns the
+ * latency and leaves the outcome (OK, ERROR, HANG) in `outcome`.
+ */
+export class BackendCalls {
+  outcome = OK;
+  /** The phase calls start in now (the engine moves it with the clock). */
+  phase = 0;
+  readonly #draws: BackendDraw[];
+  readonly #trace: TraceDraw | undefined;
+  readonly #random: () => number;
+
+  constructor(traffic: Traffic, random: () => number) {
+    this.#draws = traffic.kind === 'phases' ? traffic.phases.map((p) => new BackendDraw(p.backend)) : [];
+    this.#trace = traffic.kind === 'trace' ? new TraceDraw(traffic.entries) : undefined;
+    this.#random = random;
+  }
+
+  /** A call of request `root` starts at `now`. */
+  call(root: { usedTrace: boolean; traceIndex: number }, now: number): number {
+    const trace = this.#trace;
+    if (trace !== undefined) {
+      const latency = !root.usedTrace && root.traceIndex >= 0 ? trace.entry(root.traceIndex) : trace.at(now);
+      root.usedTrace = true;
+      this.outcome = trace.outcome;
+      return latency;
+    }
+    const draw = this.#draws[this.phase]!;
+    const latency = draw.draw(this.#random);
+    this.outcome = draw.outcome;
+    return latency;
   }
 }

@@ -1,13 +1,17 @@
-import { CallNotPermittedError, type CircuitBreaker } from '@breakwater/circuit-breaker';
-import { TimeoutError, type VirtualClock } from '@breakwater/core';
+import type { CircuitBreaker } from '@breakwater/circuit-breaker';
+import type { VirtualClock } from '@breakwater/core';
+import type { RateLimiter } from '@breakwater/rate-limiter';
 import type { Retry } from '@breakwater/retry';
 import { Arrivals } from './arrivals.js';
-import { BackendDraw, HANG, OK, TraceDraw } from './backend.js';
+import { BackendCalls, HANG, OK } from './backend.js';
 import { Tally } from './counts.js';
-import { ARRIVE, C_ERROR, C_OK, C_REJECTED, C_TIMEOUT, DONE, Frame, FrameHeap, NONE, TIMEOUT, WAKE } from './frame.js';
+import { ARRIVE, C_ERROR, C_FULL, C_LIMITED, C_OK, C_REJECTED, C_TIMEOUT, DONE, EXPIRE, Frame, FrameHeap, GRANT, NONE, TIMEOUT, WAKE } from './frame.js';
+import type { BulkheadGate } from './gates.js';
+import { LayerTable } from './layer-table.js';
+import { retryWait } from './retry-wait.js';
 import { breakerOf, type BuiltLayer } from './pipeline.js';
 import type { Traffic } from './scenario.js';
-import { OUTCOMES, SimulatedBackendError, type EngineOptions, type EngineResult, type RunObserver, type RunView } from './engine-types.js';
+import { OUTCOMES, type EngineOptions, type EngineResult, type RunObserver, type RunView } from './engine-types.js';
 import type { StateChange } from './report.js';
 import { SeriesRecorder } from './series.js';
 
@@ -16,7 +20,9 @@ import { SeriesRecorder } from './series.js';
  * event: arrivals, backend answers, time-outs and retry waits on one heap, the clock moved to
  * each event's time (`VirtualClock.set`, so the breaker's own timers fire in order). The
  * circuit breaker is the real one, driven through its permission API (`tryAcquirePermission`,
- * `onSuccess`, `onError`); retry and time limiter follow their resolved configs (attempts,
+ * `onSuccess`, `onError`); so are the rate limiter (`reservePermission`: a wait is a GRANT
+ * event) and the bulkhead's slots (`tryAcquirePermission`, `onComplete`; its FIFO of waiters
+ * is a {@link BulkheadGate}). Retry and time limiter follow their resolved configs (attempts,
  * waits, what is retried, time-outs, cancellation) without a promise per call.
  */
 export function runEngine(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions): EngineResult {
@@ -29,46 +35,36 @@ class Run implements RunView {
   backendCalls = 0;
   timeouts = 0;
   readonly #n: number;
-  readonly #kinds: number[] = []; // 0 retry, 1 breaker, 2 time limiter
-  readonly #retries: (Retry | undefined)[] = [];
-  readonly #retryable: boolean[][] = [];
-  readonly #breakers: (CircuitBreaker | undefined)[] = [];
-  readonly #timeouts: number[] = [];
-  readonly #cancels: boolean[] = [];
-  readonly #errors: unknown[];
+  readonly #kinds: number[];
+  readonly #retries: (Retry | undefined)[];
+  readonly #retryable: boolean[][];
+  readonly #breakers: (CircuitBreaker | undefined)[];
+  readonly #timeouts: number[];
+  readonly #cancels: boolean[];
+  readonly #limiters: (RateLimiter | undefined)[];
+  readonly #gates: (BulkheadGate | undefined)[];
+  readonly #errors: readonly unknown[];
   readonly #heap = new FrameHeap();
   readonly #arrivals: Arrivals;
-  readonly #draws: BackendDraw[];
-  readonly #trace: TraceDraw | undefined;
+  readonly #backend: BackendCalls;
   readonly #tallies: Tally[];
   readonly #series: SeriesRecorder;
   readonly #transitions: StateChange[] = [];
-  readonly #random: () => number;
   readonly #observer: RunObserver | undefined;
   readonly #progress: ((simulatedMs: number) => void) | undefined;
   readonly #intervalState = { random: Math.random, previousWaitMs: 0 };
-  #backendPhase = 0;
 
   constructor(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions) {
     this.clock = options.clock;
-    this.#random = options.random;
     this.#intervalState.random = options.random;
     this.#observer = options.observer;
     this.#progress = options.progress;
     this.#n = layers.length;
-    this.#errors = [undefined, new SimulatedBackendError('the simulated backend failed'), new TimeoutError('simulated', 0), new CallNotPermittedError('simulated', 'OPEN')];
-    for (const layer of layers) {
-      this.#kinds.push(layer.kind === 'retry' ? 0 : layer.kind === 'circuitBreaker' ? 1 : 2);
-      const retry = layer.kind === 'retry' ? layer.retry : undefined;
-      this.#retries.push(retry);
-      this.#retryable.push(this.#errors.map((e) => e !== undefined && retry !== undefined && retry.config.isRetryable(e)));
-      this.#breakers.push(layer.kind === 'circuitBreaker' ? layer.breaker : undefined);
-      this.#timeouts.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.timeoutDuration : 0);
-      this.#cancels.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.cancelRunningFuture : true);
-    }
+    const t = new LayerTable(layers);
+    [this.#kinds, this.#retries, this.#retryable, this.#breakers, this.#errors] = [t.kinds, t.retries, t.retryable, t.breakers, t.errors];
+    [this.#timeouts, this.#cancels, this.#limiters, this.#gates] = [t.timeouts, t.cancels, t.limiters, t.gates];
     this.#arrivals = new Arrivals(traffic, options.arrivalRandom);
-    this.#draws = traffic.kind === 'phases' ? traffic.phases.map((p) => new BackendDraw(p.backend)) : [];
-    this.#trace = traffic.kind === 'trace' ? new TraceDraw(traffic.entries) : undefined;
+    this.#backend = new BackendCalls(traffic, options.random);
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
     const breaker = breakerOf(layers);
     this.#series = new SeriesRecorder(options.bucketMs, breaker);
@@ -113,7 +109,7 @@ class Run implements RunView {
   #moveTo(t: number): void {
     while (this.#series.nextEnd <= t) this.#closeBucket();
     if (t > this.clock.now()) this.clock.set(t);
-    this.#backendPhase = this.#arrivals.phaseAt(t, this.#backendPhase);
+    this.#backend.phase = this.#arrivals.phaseAt(t, this.#backend.phase);
   }
 
   #arrive(): void {
@@ -152,6 +148,11 @@ class Run implements RunView {
     else if (event === TIMEOUT) this.#timeOut(frame);
     else if (event === WAKE) this.#nextAttempt(frame);
     else if (event === ARRIVE) this.#begin(frame);
+    else if (event === GRANT) this.#spawn(frame);
+    else if (event === EXPIRE) {
+      this.#gates[frame.layer]!.leave(frame);
+      this.#complete(frame, C_FULL);
+    }
   }
 
   /** Starts the layer below `parent`. */
@@ -171,27 +172,29 @@ class Run implements RunView {
       frame.startedAt = this.clock.now();
       return this.#spawn(frame);
     }
+    if (kind === 3) {
+      const wait = this.#limiters[layer]!.reservePermission(1);
+      if (wait < 0) return this.#complete(frame, C_LIMITED);
+      if (wait > 0) return this.#heap.push(frame, this.clock.now() + wait, GRANT);
+      return this.#spawn(frame);
+    }
+    if (kind === 4) {
+      const gate = this.#gates[layer]!;
+      const admitted = gate.enter(frame);
+      if (admitted < 0) return this.#complete(frame, C_FULL);
+      if (admitted === 0) return this.#heap.push(frame, this.clock.now() + gate.maxWait, EXPIRE);
+      return this.#spawn(frame);
+    }
     this.#heap.push(frame, this.clock.now() + this.#timeouts[layer]!, TIMEOUT);
     this.#spawn(frame);
   }
 
   #callBackend(frame: Frame): void {
     this.backendCalls++;
-    const root = frame.root;
-    let latency: number;
-    let outcome: number;
-    const trace = this.#trace;
-    if (trace !== undefined) {
-      latency = !root.usedTrace && root.traceIndex >= 0 ? trace.entry(root.traceIndex) : trace.at(this.clock.now());
-      root.usedTrace = true;
-      outcome = trace.outcome;
-    } else {
-      const draw = this.#draws[this.#backendPhase]!;
-      latency = draw.draw(this.#random);
-      outcome = draw.outcome;
-    }
-    if (outcome === HANG) return; // never answers, unless a time limiter cancels it
-    frame.code = outcome === OK ? C_OK : C_ERROR;
+    const backend = this.#backend;
+    const latency = backend.call(frame.root, this.clock.now());
+    if (backend.outcome === HANG) return; // never answers, unless a time limiter cancels it
+    frame.code = backend.outcome === OK ? C_OK : C_ERROR;
     this.#heap.push(frame, this.clock.now() + latency, DONE);
   }
 
@@ -221,6 +224,16 @@ class Run implements RunView {
       }
       return this.#complete(parent, code);
     }
+    if (kind === 4) {
+      // The slot comes back when the call below settles (even one a time limiter above gave up on), to the oldest waiter.
+      const next = this.#gates[layer]!.release();
+      if (next !== null) {
+        this.#heap.remove(next);
+        this.#spawn(next);
+      }
+      return this.#complete(parent, code);
+    }
+    if (kind === 3) return this.#complete(parent, code);
     if (parent.settled) return; // a time limiter that already timed out drops the late outcome
     this.#heap.remove(parent);
     this.#complete(parent, code);
@@ -232,20 +245,10 @@ class Run implements RunView {
     if (code === C_OK || frame.aborted || frame.attempt >= retry.config.maxAttempts || !this.#retryable[layer]![code]) {
       return this.#complete(frame, code);
     }
-    const wait = this.#waitAfter(retry, frame, code);
+    const wait = retryWait(retry, frame.attempt, frame.previousWaitMs, this.#errors[code], this.#intervalState);
     frame.previousWaitMs = wait;
     if (wait > 0) this.#heap.push(frame, this.clock.now() + wait, WAKE);
     else this.#nextAttempt(frame);
-  }
-
-  #waitAfter(retry: Retry, frame: Frame, code: number): number {
-    const { intervalBiFunction, intervalFunction, waitDuration } = retry.config;
-    const state = this.#intervalState;
-    state.previousWaitMs = frame.previousWaitMs;
-    let ms: number = waitDuration;
-    if (intervalBiFunction !== undefined) ms = intervalBiFunction(frame.attempt, { error: this.#errors[code] }, state);
-    else if (intervalFunction !== undefined) ms = intervalFunction(frame.attempt, state);
-    return ms >= 0 && ms !== Infinity ? ms : waitDuration;
   }
 
   #nextAttempt(frame: Frame): void {
@@ -267,6 +270,7 @@ class Run implements RunView {
       }
       if (deepest !== null) {
         this.#heap.remove(deepest);
+        if (deepest.queued) this.#gates[deepest.layer]!.leave(deepest); // a bulkhead waiter leaves the queue at once
         this.#complete(deepest, C_TIMEOUT); // the abort's reason is the TimeoutError
       }
     }
@@ -277,7 +281,7 @@ class Run implements RunView {
     const tally = this.#tallies[root.phase]!;
     const series = this.#series;
     if (code === C_OK) tally.succeeded++;
-    else if (code === C_REJECTED) {
+    else if (code >= C_REJECTED) {
       tally.rejected++;
       series.rejected++;
     } else {

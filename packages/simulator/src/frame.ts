@@ -11,12 +11,20 @@ export const TIMEOUT = 2;
 export const WAKE = 3;
 /** A closed-loop user sends its next request. */
 export const ARRIVE = 4;
+/** A rate limiter's wait for its reserved permit is over: the call goes on. */
+export const GRANT = 5;
+/** A bulkhead waiter's maxWaitDuration ran out. */
+export const EXPIRE = 6;
 
 /** How a layer's call ended, as the layer above sees it. */
 export const C_OK = 0;
 export const C_ERROR = 1;
 export const C_TIMEOUT = 2;
 export const C_REJECTED = 3;
+/** Refused by a rate limiter (RequestNotPermittedError). */
+export const C_LIMITED = 4;
+/** Refused by a bulkhead (BulkheadFullError). */
+export const C_FULL = 5;
 
 export class Frame {
   /** Index of the layer (the backend is `layers.length`; the request itself is -1). */
@@ -38,6 +46,8 @@ export class Frame {
   /** Breaker: when the call was permitted. Backend: the outcome it will answer with. */
   startedAt = 0;
   code = C_OK;
+  /** Bulkhead: the frame waits in its bulkhead's queue for a slot. */
+  queued = false;
   /** A time limiter above cancelled this frame's call: no more retries. */
   aborted = false;
   /** The frame has given its outcome to its parent (a time limiter that timed out, too). */

@@ -1,8 +1,7 @@
-import { CallNotPermittedError } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
-import { decorate, type Pipeline } from '@breakwater/decorators';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { libraryPipeline, isRefusal } from './model-support.js';
 import { Arrivals } from './arrivals.js';
 import { BackendDraw, HANG, OK } from './backend.js';
 import { parseScenario } from './parse-scenario.js';
@@ -61,14 +60,7 @@ async function library(scenario: Scenario) {
   const clock = new VirtualClock();
   const random = seededRandom(scenario.seed);
   const layers = buildPipeline(scenario.pipelines[0]!, clock, random);
-  let pipeline: Pipeline = decorate();
-  for (const l of layers) {
-    if (l.kind === 'retry') pipeline = pipeline.withRetry(l.retry);
-    else if (l.kind === 'circuitBreaker') pipeline = pipeline.withCircuitBreaker(l.breaker);
-    else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
-  }
-  const transitions: StateChange[] = [];
-  for (const l of layers) if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
+  const { pipeline, transitions } = libraryPipeline(layers);
   if (scenario.traffic.kind !== 'phases') throw new Error('phases');
   const arrivals = new Arrivals(scenario.traffic, seededRandom(scenario.seed ^ 0x5bd1e995));
   const draws = scenario.traffic.phases.map((p) => new BackendDraw(p.backend));
@@ -91,7 +83,7 @@ async function library(scenario: Scenario) {
       calls.push(
         pipeline.execute(call).then(
           () => void counts.succeeded++,
-          (e: unknown) => void (e instanceof CallNotPermittedError ? counts.rejected++ : counts.failed++),
+          (e: unknown) => void (isRefusal(e) ? counts.rejected++ : counts.failed++),
         ),
       );
     }, arrivals.nextAt);

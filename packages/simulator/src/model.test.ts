@@ -1,7 +1,6 @@
-import { CallNotPermittedError } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
-import { decorate, type Pipeline } from '@breakwater/decorators';
 import { describe, expect, it } from 'vitest';
+import { isRefusal, libraryPipeline } from './model-support.js';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline, type BuiltLayer } from './pipeline.js';
 import type { StateChange } from './report.js';
@@ -31,14 +30,7 @@ function backend(t: number): 'error' | 'hang' | 'ok' {
 }
 
 async function library(layers: readonly BuiltLayer[], clock: VirtualClock) {
-  let pipeline: Pipeline = decorate();
-  for (const l of layers) {
-    if (l.kind === 'retry') pipeline = pipeline.withRetry(l.retry);
-    else if (l.kind === 'circuitBreaker') pipeline = pipeline.withCircuitBreaker(l.breaker);
-    else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
-  }
-  const transitions: StateChange[] = [];
-  for (const l of layers) if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
+  const { pipeline, transitions } = libraryPipeline(layers);
   let backendCalls = 0;
   const counts = { succeeded: 0, failed: 0, rejected: 0 };
   const call = (ctx: { signal: AbortSignal }) =>
@@ -57,7 +49,7 @@ async function library(layers: readonly BuiltLayer[], clock: VirtualClock) {
       calls.push(
         pipeline.execute(call).then(
           () => void counts.succeeded++,
-          (e: unknown) => void (e instanceof CallNotPermittedError ? counts.rejected++ : counts.failed++),
+          (e: unknown) => void (isRefusal(e) ? counts.rejected++ : counts.failed++),
         ),
       );
     }, t);

@@ -1,5 +1,7 @@
+import { BULKHEAD_OPTIONS } from '@breakwater/bulkhead';
 import { CIRCUIT_BREAKER_OPTIONS } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
+import { RATE_LIMITER_OPTIONS } from '@breakwater/rate-limiter';
 import { RETRY_OPTIONS } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
@@ -12,15 +14,29 @@ import type { Entry, YamlSource } from './yaml-source.js';
 const CODE_OPTIONS = new Set([
   'waitIntervalFunctionInOpenState', 'recordExceptions', 'recordException', 'ignoreExceptions', 'ignoreException', 'recordResult', 'clock',
   'intervalFunction', 'intervalBiFunction', 'retryExceptions', 'retryOnException', 'retryOnResult', 'consumeResultBeforeRetryAttempt', 'budget', 'random',
+  'drainPermissionsOnResult',
 ]);
 
+/** Every option of each kind of layer, as its package lists them. */
+const ALL_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
+  retry: RETRY_OPTIONS,
+  circuitBreaker: CIRCUIT_BREAKER_OPTIONS,
+  timeLimiter: TIME_LIMITER_OPTIONS,
+  rateLimiter: RATE_LIMITER_OPTIONS,
+  bulkhead: BULKHEAD_OPTIONS,
+};
+
 /** The options a scenario may give each kind of layer: the package's own option list, without those that take code. */
+const scenarioOptions = (keys: readonly string[]) => keys.filter((k) => !CODE_OPTIONS.has(k));
 export const LAYER_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
-  retry: RETRY_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
-  circuitBreaker: CIRCUIT_BREAKER_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
-  timeLimiter: TIME_LIMITER_OPTIONS.filter((k) => !CODE_OPTIONS.has(k)),
+  retry: scenarioOptions(RETRY_OPTIONS),
+  circuitBreaker: scenarioOptions(CIRCUIT_BREAKER_OPTIONS),
+  timeLimiter: scenarioOptions(TIME_LIMITER_OPTIONS),
+  rateLimiter: scenarioOptions(RATE_LIMITER_OPTIONS),
+  bulkhead: scenarioOptions(BULKHEAD_OPTIONS),
 };
 const KINDS = Object.keys(LAYER_OPTIONS) as LayerSpec['kind'][];
+const KIND_LIST = `${KINDS.slice(0, -1).join(', ')} or ${KINDS.at(-1)!}`;
 
 /** The key a component's error message is about (the longest option named in it), for its position. */
 function blamed(message: string, keys: readonly Entry[]): Entry | undefined {
@@ -28,11 +44,11 @@ function blamed(message: string, keys: readonly Entry[]): Entry | undefined {
 }
 
 function layerOf(src: YamlSource, node: Node, path: string): LayerSpec {
-  const layer = [...src.entries(node, path, KINDS, 'one layer: retry, circuitBreaker or timeLimiter')];
-  if (layer.length !== 1) src.fail(node, path, 'each layer is one key: retry, circuitBreaker or timeLimiter (write the next layer as the next list item)');
+  const layer = [...src.entries(node, path, KINDS, `one layer: ${KIND_LIST}`)];
+  if (layer.length !== 1) src.fail(node, path, `each layer is one key: ${KIND_LIST} (write the next layer as the next list item)`);
   const [kindKey, kindEntry] = layer[0]!;
   const kind = kindKey as LayerSpec['kind'];
-  const known = [...LAYER_OPTIONS[kind], ...[...CODE_OPTIONS].filter((k) => (kind === 'retry' ? RETRY_OPTIONS : kind === 'circuitBreaker' ? CIRCUIT_BREAKER_OPTIONS : TIME_LIMITER_OPTIONS).includes(k as never))];
+  const known = ALL_OPTIONS[kind];
   const options = kindEntry.value === null ? new Map<string, Entry>() : src.entries(kindEntry.value, kindEntry.path, known, `${kind} options`);
   for (const e of options.values()) {
     if (CODE_OPTIONS.has(e.key)) src.fail(e.keyNode, e.path, 'takes code (a function, error classes or a clock), which a scenario file cannot hold');
@@ -55,8 +71,8 @@ function springOf(src: YamlSource, entry: Entry, name: string): PipelineSpec {
   if (typeof resilience4j !== 'object' || resilience4j === null || Array.isArray(resilience4j)) src.fail(block.value, block.path, 'must be a mapping');
   for (const section of Object.keys(resilience4j)) {
     const r = relaxed(section);
-    if (r === 'bulkhead' || r === 'threadpoolbulkhead' || r === 'ratelimiter') {
-      src.fail(block.value, `${block.path}.${section}`, 'is not simulated yet (the simulator runs retry, circuitbreaker and timelimiter)');
+    if (r === 'threadpoolbulkhead') {
+      src.fail(block.value, `${block.path}.${section}`, 'is not simulated yet (the simulator runs retry, circuitbreaker, ratelimiter, timelimiter and bulkhead)');
     }
   }
   const instanceEntry = keys.get('instance') ?? src.fail(entry.keyNode, entry.path, "needs 'instance': the name of the instances to take from the block");

@@ -1,5 +1,7 @@
+import { Bulkhead } from '@breakwater/bulkhead';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import type { Clock } from '@breakwater/core';
+import { RateLimiter } from '@breakwater/rate-limiter';
 import { Retry } from '@breakwater/retry';
 import { fromConfig } from '@breakwater/spring-config';
 import { TimeLimiter } from '@breakwater/time-limiter';
@@ -21,17 +23,33 @@ import type { LayerSpec, PipelineSpec } from './scenario.js';
 export type BuiltLayer =
   | { readonly kind: 'retry'; readonly retry: Retry }
   | { readonly kind: 'circuitBreaker'; readonly breaker: CircuitBreaker }
-  | { readonly kind: 'timeLimiter'; readonly timeLimiter: TimeLimiter };
+  | { readonly kind: 'timeLimiter'; readonly timeLimiter: TimeLimiter }
+  | { readonly kind: 'rateLimiter'; readonly rateLimiter: RateLimiter }
+  | { readonly kind: 'bulkhead'; readonly bulkhead: Bulkhead };
 
-/** The sections of a Spring `resilience4j:` block the simulator runs, in Resilience4j's aspect order (Retry outermost). */
+/**
+ * The sections of a Spring `resilience4j:` block the simulator runs, in Resilience4j's default
+ * aspect order: Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) ).
+ */
 const SPRING_ORDER = [
   ['retry', 'retry'],
   ['circuitbreaker', 'circuitBreaker'],
+  ['ratelimiter', 'rateLimiter'],
   ['timelimiter', 'timeLimiter'],
+  ['bulkhead', 'bulkhead'],
 ] as const;
 
 /** Spring's relaxed form of a key: `circuit-breaker`, `circuitBreaker` and `circuitbreaker` are one. */
 export const relaxed = (key: string): string => key.replace(/[-_]/g, '').toLowerCase();
+
+/**
+ * The bulkhead, if it hands a freed slot to the oldest waiter (`fairCallHandlingEnabled`, the
+ * default): the unfair hand-over wakes waiters on a microtask, which a run has no equivalent of.
+ */
+function fair(bulkhead: Bulkhead, where: string): Bulkhead {
+  if (bulkhead.config.fairCallHandlingEnabled) return bulkhead;
+  throw new RangeError(`${where}fairCallHandlingEnabled: false is not simulated (the simulator hands a freed slot to the oldest waiter, as the default true does)`);
+}
 
 /** One layer written as options. */
 export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: () => number): BuiltLayer {
@@ -42,13 +60,17 @@ export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: 
       return { kind: 'circuitBreaker', breaker: new CircuitBreaker(name, { ...spec.options, clock }) };
     case 'timeLimiter':
       return { kind: 'timeLimiter', timeLimiter: new TimeLimiter(name, { ...spec.options, clock }) };
+    case 'rateLimiter':
+      return { kind: 'rateLimiter', rateLimiter: new RateLimiter(name, { ...spec.options, clock }) };
+    case 'bulkhead':
+      return { kind: 'bulkhead', bulkhead: fair(new Bulkhead(name, { ...spec.options, clock }), '') };
   }
 }
 
 /**
  * Builds a pipeline's components on `clock`. A Spring block goes through `fromConfig` (the
  * config loader) and takes the named instance of each section it has: Retry → CircuitBreaker →
- * TimeLimiter, the order of Resilience4j's Spring aspects.
+ * RateLimiter → TimeLimiter → Bulkhead, the default order of Resilience4j's Spring aspects.
  */
 export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => number): BuiltLayer[] {
   if (spec.kind === 'layers') return spec.layers.map((layer) => buildLayer(layer, spec.name, clock, random));
@@ -59,6 +81,8 @@ export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => nu
     if (!present.has(section)) continue;
     if (kind === 'retry') layers.push({ kind, retry: registries.retry.get(spec.instance) });
     else if (kind === 'circuitBreaker') layers.push({ kind, breaker: registries.circuitBreaker.get(spec.instance) });
+    else if (kind === 'rateLimiter') layers.push({ kind, rateLimiter: registries.rateLimiter.get(spec.instance) });
+    else if (kind === 'bulkhead') layers.push({ kind, bulkhead: fair(registries.bulkhead.get(spec.instance), `resilience4j.bulkhead.instances.${spec.instance}: `) });
     else layers.push({ kind, timeLimiter: registries.timeLimiter.get(spec.instance) });
   }
   return layers;

@@ -89,7 +89,13 @@ function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Reco
   for (const layer of layers) {
     if (layer.kind === 'retry') settings['maxAttempts'] = layer.retry.config.maxAttempts;
     else if (layer.kind === 'timeLimiter') settings['timeoutDuration'] = layer.timeLimiter.config.timeoutDuration;
-    else {
+    else if (layer.kind === 'rateLimiter') {
+      const c = layer.rateLimiter.config;
+      Object.assign(settings, { limitForPeriod: c.limitForPeriod, limitRefreshPeriod: c.limitRefreshPeriod, 'rateLimiter.timeoutDuration': c.timeoutDuration });
+    } else if (layer.kind === 'bulkhead') {
+      const c = layer.bulkhead.config;
+      Object.assign(settings, { maxConcurrentCalls: c.maxConcurrentCalls, maxWaitDuration: c.maxWaitDuration });
+    } else {
       const c = layer.breaker.config;
       Object.assign(settings, {
         slidingWindowType: c.slidingWindowType,

@@ -1,5 +1,7 @@
+import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from './parse-scenario.js';
+import { buildPipeline } from './pipeline.js';
 import { simulate } from './simulate.js';
 import { ScenarioError } from './yaml-source.js';
 
@@ -69,6 +71,44 @@ ${TRAFFIC}`),
     expect(bad('      retry:\n        instances:\n          pg:\n            max-attempts: -1\n')).toMatch(
       /^spring\.yml:8:13: pipelines\.s\.resilience4j\.retry\.instances\.pg\.max-attempts: .*maxAttempts must be an integer >= 1, got -1/,
     );
-    expect(bad('      bulkhead:\n        instances: { pg: { max-concurrent-calls: 3 } }\n')).toContain('pipelines.s.resilience4j.bulkhead: is not simulated yet');
+    expect(bad('      thread-pool-bulkhead:\n        instances: { pg: { max-thread-pool-size: 3 } }\n')).toContain('pipelines.s.resilience4j.thread-pool-bulkhead: is not simulated yet');
+    expect(bad('      bulkhead:\n        instances:\n          pg:\n            fair-call-handling-enabled: false\n')).toMatch(
+      /^spring\.yml:8:13: pipelines\.s\.resilience4j\.bulkhead\.instances\.pg\.fair-call-handling-enabled: .*fairCallHandlingEnabled: false is not simulated/,
+    );
+    expect(bad('      ratelimiter:\n        instances:\n          pg:\n            limit-for-priod: 3\n')).toContain("did you mean 'limit-for-period'?");
+  });
+
+  it('takes ratelimiter and bulkhead instances too, in Resilience4j’s aspect order: Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) )', () => {
+    const scenario = parseScenario(`
+pipelines:
+  spring:
+    instance: pg
+    resilience4j:
+      bulkhead:
+        instances: { pg: { max-concurrent-calls: 1, max-wait-duration: 0 } }
+      timelimiter:
+        instances: { pg: { timeout-duration: 1s } }
+      ratelimiter:
+        instances: { pg: { limit-for-period: 2, limit-refresh-period: 1s, timeout-duration: 0 } }
+      circuitbreaker:
+        instances: { pg: { sliding-window-size: 100 } }
+      retry:
+        instances: { pg: { max-attempts: 1 } }
+traffic:
+  phases:
+    - { duration: 3s, rate: 5, arrivals: constant, errorRatio: 0, latency: 300ms }
+`);
+    expect(buildPipeline(scenario.pipelines[0]!, new VirtualClock(), Math.random).map((l) => l.kind)).toEqual([
+      'retry',
+      'circuitBreaker',
+      'rateLimiter',
+      'timeLimiter',
+      'bulkhead',
+    ]);
+    // Requests at 0, 200, …, 800 ms of each second; 2 permits a second (no wait): those at 400, 600
+    // and 800 ms are refused by the limiter. Of the two permitted, the one at 200 ms finds the
+    // bulkhead's only slot held until 300 ms (no wait): refused too. One success a second.
+    const c = simulate(scenario).configurations[0]!;
+    expect(c.totals).toMatchObject({ requests: 15, succeeded: 3, rejected: 12 });
   });
 });
