@@ -1,12 +1,11 @@
 import type { CircuitBreaker } from '@breakwater/circuit-breaker';
 import type { VirtualClock } from '@breakwater/core';
-import type { RateLimiter } from '@breakwater/rate-limiter';
 import type { Retry } from '@breakwater/retry';
 import { Arrivals } from './arrivals.js';
 import { BackendCalls, HANG, OK } from './backend.js';
 import { Tally } from './counts.js';
 import { ARRIVE, C_ERROR, C_FULL, C_LIMITED, C_OK, C_REJECTED, C_TIMEOUT, DONE, EXPIRE, Frame, FrameHeap, GRANT, NONE, TIMEOUT, WAKE } from './frame.js';
-import type { BulkheadGate } from './gates.js';
+import { LimiterGate, type BulkheadGate } from './gates.js';
 import { LayerTable } from './layer-table.js';
 import { retryWait } from './retry-wait.js';
 import { breakerOf, type BuiltLayer } from './pipeline.js';
@@ -20,8 +19,8 @@ import { SeriesRecorder } from './series.js';
  * event: arrivals, backend answers, time-outs and retry waits on one heap, the clock moved to
  * each event's time (`VirtualClock.set`, so the breaker's own timers fire in order). The
  * circuit breaker is the real one, driven through its permission API (`tryAcquirePermission`,
- * `onSuccess`, `onError`); so are the rate limiter (`reservePermission`: a wait is a GRANT
- * event) and the bulkhead's slots (`tryAcquirePermission`, `onComplete`; its FIFO of waiters
+ * `onSuccess`, `onError`); so are the rate limiter (a wait for a permit is a GRANT event; see
+ * {@link LimiterGate}) and the bulkhead's slots (`tryAcquirePermission`, `onComplete`; its FIFO of waiters
  * is a {@link BulkheadGate}). Retry and time limiter follow their resolved configs (attempts,
  * waits, what is retried, time-outs, cancellation) without a promise per call.
  */
@@ -41,7 +40,7 @@ class Run implements RunView {
   readonly #breakers: (CircuitBreaker | undefined)[];
   readonly #timeouts: number[];
   readonly #cancels: boolean[];
-  readonly #limiters: (RateLimiter | undefined)[];
+  readonly #limiters: (LimiterGate | undefined)[];
   readonly #gates: (BulkheadGate | undefined)[];
   readonly #errors: readonly unknown[];
   readonly #heap = new FrameHeap();
@@ -118,20 +117,12 @@ class Run implements RunView {
     if (arrivals.closed) {
       const users = arrivals.phases[p]!.users;
       arrivals.advance();
-      for (let u = 0; u < users && arrivals.sendClosed(p); u++) this.#begin(this.#request(p, u, -1));
+      for (let u = 0; u < users && arrivals.sendClosed(p); u++) this.#begin(Frame.request(p, u, -1));
       return;
     }
     const traceIndex = arrivals.traceIndex;
     arrivals.advance();
-    this.#begin(this.#request(p, -1, traceIndex));
-  }
-
-  #request(phase: number, user: number, traceIndex: number): Frame {
-    const root = new Frame(-1, null, null);
-    root.phase = phase;
-    root.user = user;
-    root.traceIndex = traceIndex;
-    return root;
+    this.#begin(Frame.request(p, -1, traceIndex));
   }
 
   #begin(root: Frame): void {
@@ -148,7 +139,7 @@ class Run implements RunView {
     else if (event === TIMEOUT) this.#timeOut(frame);
     else if (event === WAKE) this.#nextAttempt(frame);
     else if (event === ARRIVE) this.#begin(frame);
-    else if (event === GRANT) this.#spawn(frame);
+    else if (event === GRANT) this.#spawn(LimiterGate.granted(frame));
     else if (event === EXPIRE) {
       this.#gates[frame.layer]!.leave(frame);
       this.#complete(frame, C_FULL);
@@ -173,7 +164,7 @@ class Run implements RunView {
       return this.#spawn(frame);
     }
     if (kind === 3) {
-      const wait = this.#limiters[layer]!.reservePermission(1);
+      const wait = this.#limiters[layer]!.enter(frame);
       if (wait < 0) return this.#complete(frame, C_LIMITED);
       if (wait > 0) return this.#heap.push(frame, this.clock.now() + wait, GRANT);
       return this.#spawn(frame);
@@ -271,6 +262,7 @@ class Run implements RunView {
       if (deepest !== null) {
         this.#heap.remove(deepest);
         if (deepest.queued) this.#gates[deepest.layer]!.leave(deepest); // a bulkhead waiter leaves the queue at once
+        if (deepest.waiter !== null) LimiterGate.abort(deepest, this.#errors[C_TIMEOUT]); // a rate limiter's waiter hands its permit back
         this.#complete(deepest, C_TIMEOUT); // the abort's reason is the TimeoutError
       }
     }
@@ -292,7 +284,7 @@ class Run implements RunView {
     if (root.user >= 0) {
       const at = this.#arrivals.nextForUser(root.phase, this.clock.now());
       if (at >= 0 && this.#arrivals.sendClosed(root.phase)) {
-        const next = this.#request(root.phase, root.user, -1);
+        const next = Frame.request(root.phase, root.user, -1);
         this.#heap.push(next, at, ARRIVE);
       }
     }

@@ -48,6 +48,8 @@ export class Frame {
   code = C_OK;
   /** Bulkhead: the frame waits in its bulkhead's queue for a slot. */
   queued = false;
+  /** Rate limiter: the frame waits for its reserved permit (aborting this hands it back). */
+  waiter: AbortController | null = null;
   /** A time limiter above cancelled this frame's call: no more retries. */
   aborted = false;
   /** The frame has given its outcome to its parent (a time limiter that timed out, too). */
@@ -63,6 +65,15 @@ export class Frame {
     this.parent = parent;
     this.root = root ?? this;
     if (root !== null) this.phase = root.phase;
+  }
+
+  /** A request (layer -1) of `phase`, from closed-loop `user` (-1: open loop), answered by trace entry `traceIndex` (-1: none). */
+  static request(phase: number, user: number, traceIndex: number): Frame {
+    const root = new Frame(-1, null, null);
+    root.phase = phase;
+    root.user = user;
+    root.traceIndex = traceIndex;
+    return root;
   }
 }
 

@@ -1,10 +1,9 @@
 import type { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { BulkheadFullError, RequestNotPermittedError, TimeoutError } from '@breakwater/core';
 import { CallNotPermittedError } from '@breakwater/circuit-breaker';
-import type { RateLimiter } from '@breakwater/rate-limiter';
 import type { Retry } from '@breakwater/retry';
 import { SimulatedBackendError } from './engine-types.js';
-import { BulkheadGate } from './gates.js';
+import { BulkheadGate, LimiterGate } from './gates.js';
 import type { BuiltLayer } from './pipeline.js';
 
 const KIND = { retry: 0, circuitBreaker: 1, timeLimiter: 2, rateLimiter: 3, bulkhead: 4 } as const;
@@ -21,7 +20,7 @@ export class LayerTable {
   readonly breakers: (CircuitBreaker | undefined)[] = [];
   readonly timeouts: number[] = [];
   readonly cancels: boolean[] = [];
-  readonly limiters: (RateLimiter | undefined)[] = [];
+  readonly limiters: (LimiterGate | undefined)[] = [];
   readonly gates: (BulkheadGate | undefined)[] = [];
   readonly errors: readonly unknown[] = [
     undefined,
@@ -41,7 +40,7 @@ export class LayerTable {
       this.breakers.push(layer.kind === 'circuitBreaker' ? layer.breaker : undefined);
       this.timeouts.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.timeoutDuration : 0);
       this.cancels.push(layer.kind === 'timeLimiter' ? layer.timeLimiter.config.cancelRunningFuture : true);
-      this.limiters.push(layer.kind === 'rateLimiter' ? layer.rateLimiter : undefined);
+      this.limiters.push(layer.kind === 'rateLimiter' ? new LimiterGate(layer.rateLimiter) : undefined);
       this.gates.push(layer.kind === 'bulkhead' ? new BulkheadGate(layer.bulkhead) : undefined);
     }
   }

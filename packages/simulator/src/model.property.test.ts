@@ -11,7 +11,7 @@ import type { StateChange } from './report.js';
 import type { Scenario } from './scenario.js';
 import { runConfiguration } from './simulate.js';
 
-// A property: for random pipelines (retry, breaker and time limiter, at most one of each, in any order) and random
+// A property: for random pipelines (retry, breaker, time limiter, rate limiter and bulkhead, at most one of each, in any order) and random
 // traffic, the engine and decorate() on a VirtualClock — fed the same arrivals and the same
 // backend draws — agree on every state change and every count. Latencies and waits are
 // fractional, so no two events fall on the same instant (where the two may order them apart).
@@ -30,6 +30,17 @@ const layer = fc.oneof(
     permitted: fc.integer({ min: 1, max: 4 }),
   }),
   fc.record({ kind: fc.constant('timeLimiter' as const), timeoutMs: fc.double({ min: 20, max: 500, noNaN: true }), cancel: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('rateLimiter' as const),
+    limit: fc.integer({ min: 1, max: 6 }),
+    refreshMs: fc.double({ min: 50, max: 1000, noNaN: true }),
+    timeoutMs: fc.oneof(fc.constant(0), fc.double({ min: 1, max: 600, noNaN: true })),
+  }),
+  fc.record({
+    kind: fc.constant('bulkhead' as const),
+    max: fc.integer({ min: 1, max: 4 }),
+    waitMs: fc.oneof(fc.constant(0), fc.double({ min: 1, max: 300, noNaN: true })),
+  }),
 );
 const phase = fc.record({
   seconds: fc.integer({ min: 1, max: 4 }),
@@ -42,14 +53,23 @@ const phase = fc.record({
 const f = (x: number) => `${x}ms`;
 type Value<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
+function layerYaml(l: Value<typeof layer>): string {
+  switch (l.kind) {
+    case 'retry':
+      return `- retry: { maxAttempts: ${l.maxAttempts}, waitDuration: ${f(l.wait)} }`;
+    case 'timeLimiter':
+      return `- timeLimiter: { timeoutDuration: ${f(l.timeoutMs)}, cancelRunningFuture: ${l.cancel} }`;
+    case 'rateLimiter':
+      return `- rateLimiter: { limitForPeriod: ${l.limit}, limitRefreshPeriod: ${f(l.refreshMs)}, timeoutDuration: ${f(l.timeoutMs)} }`;
+    case 'bulkhead':
+      return `- bulkhead: { maxConcurrentCalls: ${l.max}, maxWaitDuration: ${f(l.waitMs)} }`;
+    default:
+      return `- circuitBreaker: { slidingWindowType: ${l.type}, slidingWindowSize: ${l.size}, minimumNumberOfCalls: ${l.minimum}, failureRateThreshold: ${l.failure}, slowCallDurationThreshold: ${f(l.slowMs)}, slowCallRateThreshold: ${l.slow}, waitDurationInOpenState: ${f(l.waitMs)}, permittedNumberOfCallsInHalfOpenState: ${l.permitted} }`;
+  }
+}
+
 function yamlOf(layers: Value<typeof layer>[], phases: Value<typeof phase>[], seed: number): string {
-  const ls = layers.map((l) =>
-    l.kind === 'retry'
-      ? `- retry: { maxAttempts: ${l.maxAttempts}, waitDuration: ${f(l.wait)} }`
-      : l.kind === 'timeLimiter'
-        ? `- timeLimiter: { timeoutDuration: ${f(l.timeoutMs)}, cancelRunningFuture: ${l.cancel} }`
-        : `- circuitBreaker: { slidingWindowType: ${l.type}, slidingWindowSize: ${l.size}, minimumNumberOfCalls: ${l.minimum}, failureRateThreshold: ${l.failure}, slowCallDurationThreshold: ${f(l.slowMs)}, slowCallRateThreshold: ${l.slow}, waitDurationInOpenState: ${f(l.waitMs)}, permittedNumberOfCallsInHalfOpenState: ${l.permitted} }`,
-  );
+  const ls = layers.map(layerYaml);
   const ps = phases.map(
     (p) => `- { duration: ${p.seconds}s, rate: ${p.rate}, errorRatio: ${p.errorRatio}, hangRatio: ${Math.min(p.hangRatio, 1 - p.errorRatio)}, latency: { uniform: [${f(p.low)}, ${f(p.low + p.spread)}] } }`,
   );
@@ -95,7 +115,7 @@ async function library(scenario: Scenario) {
 describe('the engine and decorate() agree (property)', () => {
   it('on random pipelines and traffic: every state change, every count', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(layer, { minLength: 1, maxLength: 3, selector: (l) => l.kind }), fc.array(phase, { minLength: 1, maxLength: 3 }), fc.nat(), async (layers, phases, seed) => {
+      fc.asyncProperty(fc.uniqueArray(layer, { minLength: 1, maxLength: 5, selector: (l) => l.kind }), fc.array(phase, { minLength: 1, maxLength: 3 }), fc.nat(), async (layers, phases, seed) => {
         const scenario = parseScenario(yamlOf(layers, phases, seed));
         let backendCalls = 0;
         const engine = runConfiguration(scenario, scenario.pipelines[0]!, { observer: () => ({ finished: (v) => void (backendCalls = v.backendCalls) }) });

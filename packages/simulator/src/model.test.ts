@@ -21,6 +21,11 @@ const LAYERS = {
   breaker: '- circuitBreaker: { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: 1s, permittedNumberOfCallsInHalfOpenState: 2 }',
   limiter: '- timeLimiter: { timeoutDuration: 250ms }',
   limiterNoCancel: '- timeLimiter: { timeoutDuration: 250ms, cancelRunningFuture: false }',
+  // 333 ms: no cycle boundary falls on an arrival, a time-out or a backend answer (at one instant the two may order events apart)
+  rateLimiter: '- rateLimiter: { limitForPeriod: 4, limitRefreshPeriod: 333ms, timeoutDuration: 300ms }',
+  rateLimiterNoWait: '- rateLimiter: { limitForPeriod: 3, limitRefreshPeriod: 333ms, timeoutDuration: 0 }',
+  bulkhead: '- bulkhead: { maxConcurrentCalls: 2, maxWaitDuration: 150ms }',
+  bulkheadNoWait: '- bulkhead: { maxConcurrentCalls: 1, maxWaitDuration: 0 }',
 };
 type Order = readonly (keyof typeof LAYERS)[];
 
@@ -65,6 +70,14 @@ describe.each<[string, Order]>([
   ['TimeLimiter → Retry → CircuitBreaker (a time-out cancels the retry; the breaker ignores the aborted call)', ['limiter', 'retry', 'breaker']],
   ['CircuitBreaker → Retry → TimeLimiter', ['breaker', 'retry', 'limiter']],
   ['TimeLimiter without cancelRunningFuture → Retry → CircuitBreaker (the retry goes on after the time-out)', ['limiterNoCancel', 'retry', 'breaker']],
+  ['Retry → CircuitBreaker → RateLimiter → TimeLimiter → Bulkhead (Resilience4j’s aspect order)', ['retry', 'breaker', 'rateLimiter', 'limiter', 'bulkhead']],
+  ['Bulkhead → Retry → CircuitBreaker → TimeLimiter (a retry’s wait holds the slot)', ['bulkhead', 'retry', 'breaker', 'limiter']],
+  ['TimeLimiter → Bulkhead → Retry → CircuitBreaker (a time-out takes a waiter out of the queue, frees a running call’s slot)', ['limiter', 'bulkhead', 'retry', 'breaker']],
+  ['TimeLimiter without cancelRunningFuture → Bulkhead → CircuitBreaker (the slot is held until the hanging call… never ends)', ['limiterNoCancel', 'bulkhead', 'breaker']],
+  ['RateLimiter → Retry → CircuitBreaker → TimeLimiter (one permit per request, retries included)', ['rateLimiter', 'retry', 'breaker', 'limiter']],
+  ['Retry → RateLimiter without wait → CircuitBreaker → Bulkhead without wait → TimeLimiter (refusals retried)', ['retry', 'rateLimiterNoWait', 'breaker', 'bulkheadNoWait', 'limiter']],
+  ['TimeLimiter → RateLimiter → Retry → CircuitBreaker (a time-out aborts a waiter: its permit is handed back)', ['limiter', 'rateLimiter', 'retry', 'breaker']],
+  ['TimeLimiter → RateLimiter without wait → Retry → CircuitBreaker', ['limiter', 'rateLimiterNoWait', 'retry', 'breaker']],
 ])('the engine and decorate() agree: %s', (_, order) => {
   it('on every state change and every count', async () => {
     const scenario = parseScenario(`pipelines:\n  p:\n${order.map((k) => `    ${LAYERS[k]}`).join('\n')}\n${TRAFFIC}`);
@@ -75,7 +88,8 @@ describe.each<[string, Order]>([
     const clock = new VirtualClock();
     const real = await library(buildPipeline(scenario.pipelines[0]!, clock, Math.random), clock);
     expect(engine.transitions).toEqual(real.transitions);
-    expect(real.transitions.length).toBeGreaterThan(2);
+    expect(real.transitions.length).toBeGreaterThan(1);
+    expect(real.rejected).toBeGreaterThan(0);
     expect({ succeeded: engine.totals.succeeded, failed: engine.totals.failed, rejected: engine.totals.rejected }).toEqual({
       succeeded: real.succeeded,
       failed: real.failed,
