@@ -50,6 +50,39 @@ describe('--sweep', () => {
   });
 });
 
+describe('--sweep over rate limiter and bulkhead options', () => {
+  const admission = parseScenario(`
+pipelines:
+  p:
+    - rateLimiter: { limitForPeriod: 50, limitRefreshPeriod: 1s, timeoutDuration: 500ms }
+    - timeLimiter: { timeoutDuration: 1s }
+    - bulkhead: { maxConcurrentCalls: 10, maxWaitDuration: 100ms }
+traffic:
+  phases:
+    - { duration: 10s, rate: 40, arrivals: constant, latency: 400ms }
+`);
+
+  it('sweeps their options; fewer slots refuse more', () => {
+    const report = simulate(applySweep(admission, [parseSweep('maxConcurrentCalls=5,20')]));
+    expect(report.configurations.map((c) => c.name)).toEqual(['maxConcurrentCalls=5', 'maxConcurrentCalls=20']);
+    expect(report.configurations[0]!.totals.rejected).toBeGreaterThan(report.configurations[1]!.totals.rejected);
+    expect(report.configurations[1]!.totals.rejected).toBe(0);
+  });
+
+  it('a key two layers of the pipeline have must be said with its layer', () => {
+    expect(() => applySweep(admission, [parseSweep('timeoutDuration=1s,2s')])).toThrow(
+      "--sweep timeoutDuration: pipeline 'p' has it in rateLimiter and timeLimiter: say which, rateLimiter.timeoutDuration=… or timeLimiter.timeoutDuration=…",
+    );
+    const swept = applySweep(admission, [parseSweep('rateLimiter.timeoutDuration=0,500ms'), parseSweep('timeLimiter.timeoutDuration=1s,2s')]);
+    expect(swept.pipelines[1]!.name).toBe('rateLimiter.timeoutDuration=0 timeLimiter.timeoutDuration=2s');
+    const layers = swept.pipelines[1]!.kind === 'layers' ? swept.pipelines[1]!.layers : [];
+    expect(layers.map((l) => l.options['timeoutDuration'])).toEqual([0, '2s', undefined]);
+    expect(() => applySweep(admission, [parseSweep('timeoutDuration=1s'), parseSweep('timeLimiter.timeoutDuration=2s')])).toThrow('is given twice');
+    expect(() => applySweep(admission, [parseSweep('fairCallHandlingEnabled=false')])).toThrow(/fairCallHandlingEnabled: false is not simulated/);
+    expect(() => parseSweep('maxConcurentCalls=1')).toThrow("did you mean 'maxConcurrentCalls'?");
+  });
+});
+
 describe('the ranking order', () => {
   const result = (name: string, failed: number, rejected: number, perRequest = 1, open: number | null = null, recover: number | null = null) =>
     ({ name, totals: { failed, rejected, breakerCallsPerRequest: perRequest }, timeToOpenMs: open, timeToRecoverMs: recover }) as unknown as ConfigurationResult;

@@ -68,10 +68,13 @@ export function parseSweep(arg: string): SweepAxis {
   return { key, kind, values: values.map(valueOf) };
 }
 
+/** How an axis is named in a configuration's name and settings: `key`, or `kind.key` when written with its layer kind. */
+const axisName = (axis: SweepAxis): string => (axis.kind === undefined ? axis.key : `${axis.kind}.${axis.key}`);
+
 /** Every combination of the axes' values, in order (the last axis varies fastest). */
 export function combinations(axes: readonly SweepAxis[]): Record<string, string | number | boolean>[] {
   let out: Record<string, string | number | boolean>[] = [{}];
-  for (const axis of axes) out = out.flatMap((c) => axis.values.map((v) => ({ ...c, [axis.key]: v })));
+  for (const axis of axes) out = out.flatMap((c) => axis.values.map((v) => ({ ...c, [axisName(axis)]: v })));
   return out;
 }
 
@@ -79,7 +82,7 @@ function sweptLayers(pipeline: PipelineSpec & { kind: 'layers' }, axes: readonly
   return pipeline.layers.map((layer) => {
     const options = { ...layer.options };
     for (const axis of axes) {
-      if ((axis.kind === undefined || axis.kind === layer.kind) && LAYER_OPTIONS[layer.kind].includes(axis.key)) options[axis.key] = values[axis.key];
+      if ((axis.kind === undefined || axis.kind === layer.kind) && LAYER_OPTIONS[layer.kind].includes(axis.key)) options[axis.key] = values[axisName(axis)];
     }
     return { kind: layer.kind, options };
   });
@@ -98,17 +101,21 @@ function sweptLayers(pipeline: PipelineSpec & { kind: 'layers' }, axes: readonly
  */
 export function applySweep(scenario: Scenario, axes: readonly SweepAxis[]): Scenario {
   if (axes.length === 0) return scenario;
-  const seen = new Set<string>();
-  for (const axis of axes) {
-    if (seen.has(axis.key)) throw new SweepError(`--sweep ${axis.key} is given twice: give its values once, separated by commas`);
-    seen.add(axis.key);
-  }
+  axes.forEach((axis, i) => {
+    const twice = axes.slice(0, i).some((a) => a.key === axis.key && (a.kind === undefined || axis.kind === undefined || a.kind === axis.kind));
+    if (twice) throw new SweepError(`--sweep ${axisName(axis)} is given twice: give its values once, separated by commas`);
+  });
   const pipelines: PipelineSpec[] = [];
   for (const pipeline of scenario.pipelines) {
     if (pipeline.kind !== 'layers') throw new SweepError(`--sweep applies to pipelines written as options; '${pipeline.name}' is a Spring block`);
     for (const axis of axes) {
       const taken = pipeline.layers.some((l) => (axis.kind === undefined || axis.kind === l.kind) && LAYER_OPTIONS[l.kind].includes(axis.key));
-      if (!taken) throw new SweepError(`--sweep ${axis.key}: pipeline '${pipeline.name}' has no layer with that option`);
+      if (!taken) throw new SweepError(`--sweep ${axisName(axis)}: pipeline '${pipeline.name}' has no layer with that option`);
+      const kinds = [...new Set(pipeline.layers.filter((l) => LAYER_OPTIONS[l.kind].includes(axis.key)).map((l) => l.kind))];
+      if (axis.kind === undefined && kinds.length > 1) {
+        const which = kinds.map((k) => `${k}.${axis.key}=…`).join(' or ');
+        throw new SweepError(`--sweep ${axis.key}: pipeline '${pipeline.name}' has it in ${kinds.join(' and ')}: say which, ${which}`);
+      }
     }
     for (const values of combinations(axes)) {
       const label = Object.entries(values).map(([k, v]) => `${k}=${v}`).join(' ');
