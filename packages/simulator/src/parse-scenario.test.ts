@@ -51,6 +51,20 @@ describe('bad scenario input is refused with the file, line and key', () => {
     expect(e.message).toContain('failureRateThreshold must be in (0, 100], got 0');
   });
 
+  it('rate limiter and bulkhead options: unknown keys, units, ranges, code, what is not simulated', () => {
+    const unknown = refusal(`pipelines:\n  p:\n    - rateLimiter:\n        limitForPeriods: 10\n${TRAFFIC}`);
+    expect(unknown.message).toContain("bad.yml:4:9: pipelines.p[0].rateLimiter.limitForPeriods: unknown key (did you mean 'limitForPeriod'?)");
+    const unit = refusal(`pipelines:\n  p:\n    - bulkhead:\n        maxConcurrentCalls: 2\n        maxWaitDuration: 5 parsecs\n${TRAFFIC}`);
+    expect([unit.line, unit.key]).toEqual([5, 'pipelines.p[0].bulkhead.maxWaitDuration']);
+    const range = refusal(`pipelines:\n  p:\n    - bulkhead:\n        maxConcurrentCalls: -1\n${TRAFFIC}`);
+    expect([range.line, range.key]).toEqual([4, 'pipelines.p[0].bulkhead.maxConcurrentCalls']);
+    expect(refusal(`pipelines:\n  p:\n    - rateLimiter: { drainPermissionsOnResult: x }\n${TRAFFIC}`).message).toContain('rateLimiter.drainPermissionsOnResult: takes code');
+    const unfair = refusal(`pipelines:\n  p:\n    - bulkhead: { fairCallHandlingEnabled: false }\n${TRAFFIC}`);
+    expect(unfair.key).toBe('pipelines.p[0].bulkhead.fairCallHandlingEnabled');
+    expect(unfair.message).toContain('fairCallHandlingEnabled: false is not simulated');
+    expect(refusal(`pipelines:\n  p:\n    - bulkHead: {}\n${TRAFFIC}`).message).toContain("(did you mean 'bulkhead'?)");
+  });
+
   it('an option that takes code', () => {
     const e = refusal(`pipelines:\n  p:\n    - retry: { recordResult: 1, intervalFunction: x }\n${TRAFFIC}`);
     expect(e.message).toMatch(/pipelines\.p\[0\]\.retry\.\w+: (unknown key|takes code)/);
