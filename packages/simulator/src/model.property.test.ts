@@ -1,4 +1,5 @@
 import { VirtualClock } from '@breakwater/core';
+import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { libraryPipeline, isRefusal } from './model-support.js';
@@ -91,11 +92,20 @@ async function library(scenario: Scenario) {
       const draw = draws[arrivals.phaseAt(clock.now(), 0)]!;
       const latency = draw.draw(random);
       const outcome = draw.outcome;
-      const timer = outcome === HANG ? undefined : clock.setTimeout(() => (outcome === OK ? resolve('ok') : reject(new Error('503'))), latency);
-      ctx.signal.addEventListener('abort', () => {
+      // The listener goes when the call answers: without a time limiter every call may share one
+      // never-aborted signal, which collects the listeners of the calls that hang (as many as they are).
+      setMaxListeners(0, ctx.signal);
+      const aborted = () => {
         if (timer !== undefined) clock.clearTimeout(timer);
         reject(ctx.signal.reason);
-      });
+      };
+      const answer = () => {
+        ctx.signal.removeEventListener('abort', aborted);
+        if (outcome === OK) resolve('ok');
+        else reject(new Error('503'));
+      };
+      const timer = outcome === HANG ? undefined : clock.setTimeout(answer, latency);
+      ctx.signal.addEventListener('abort', aborted, { once: true });
     });
   const calls: Promise<void>[] = [];
   for (; arrivals.nextAt !== Infinity; arrivals.advance()) {
