@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'vitest';
 
 /**
@@ -129,4 +132,157 @@ export async function startRedis(): Promise<RedisServer> {
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, owned: true, kill, restart: async () => { await kill(); await start(); }, stop: kill };
+}
+
+/**
+ * A Redis Cluster of `redis-server` processes a test started (see {@link startRedisCluster}).
+ *
+ * @example
+ * ```ts
+ * const cluster: RedisCluster = await startRedisCluster();
+ * const client = createCluster({ rootNodes: [{ url: cluster.urls[0] }] });
+ * ```
+ */
+export interface RedisCluster {
+  /** `redis://127.0.0.1:<port>` of every node, in port order of creation (all masters, no replicas). */
+  readonly urls: readonly string[];
+  readonly ports: readonly number[];
+  /** Kills every node (SIGKILL) and removes their temp dirs (idempotent). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Whether `redis-cli` is on the PATH (Debian: in `redis-tools`, a dependency of `redis-server`).
+ *
+ * @example
+ * ```ts
+ * if (!hasRedisCli()) console.warn('no redis-cli: the cluster suites skip');
+ * ```
+ */
+export function hasRedisCli(): boolean {
+  return spawnSync('redis-cli', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Why a Redis Cluster cannot be started here (no `redis-server` or no `redis-cli` on the PATH), or
+ * `undefined` when it can. `REDIS_URL` does not help: a cluster is always started by the test.
+ *
+ * @example
+ * ```ts
+ * const reason = redisClusterUnavailable(); // undefined, or what to install
+ * ```
+ */
+export function redisClusterUnavailable(): string | undefined {
+  if (!hasRedisServer()) return 'no redis-server on the PATH: install Redis (Debian: apt-get install -y redis-server)';
+  if (!hasRedisCli()) return 'no redis-cli on the PATH: install it (Debian: apt-get install -y redis-tools)';
+  return undefined;
+}
+
+/**
+ * `describe` for a suite that needs {@link startRedisCluster}: the rule of {@link redisSuite} (skips
+ * loudly locally, fails under `CI=true`) with {@link redisClusterUnavailable} as the reason.
+ *
+ * @example
+ * ```ts
+ * redisClusterSuite('RedisRateLimiter on a real Redis Cluster', () => { ... });
+ * ```
+ */
+export function redisClusterSuite(name: string, fn: () => void): void {
+  const reason = redisClusterUnavailable();
+  if (reason === undefined) {
+    describe(name, fn);
+    return;
+  }
+  if (process.env['CI'] === 'true') {
+    describe(name, () => {
+      it('needs a Redis Cluster', () => {
+        throw new Error(`${name}: ${reason}`);
+      });
+    });
+    return;
+  }
+  console.warn(`\n!!! SKIPPED "${name}": ${reason}\n`);
+  describe.skip(name, fn);
+}
+
+/** Runs `redis-cli` with `args`; resolves with its stdout, rejects on a non-zero exit or after `timeoutMs`. */
+function redisCli(args: readonly string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('redis-cli', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (error) => { clearTimeout(timer); reject(error); });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`redis-cli ${args.join(' ')} exited with ${String(code)}: ${out.trim()}`));
+    });
+  });
+}
+
+/**
+ * Starts a Redis Cluster of `nodes` masters (no replicas, at least 3) on free ports of 127.0.0.1:
+ * one `redis-server --cluster-enabled yes` per node, each with a temp dir of its own for its
+ * `nodes-<port>.conf` (no persistence), joined by `redis-cli --cluster create`, then polled (every
+ * 50 ms, for at most 10 s) until `CLUSTER INFO` says `cluster_state:ok` on every node. On any
+ * failure the nodes started so far are killed and their dirs removed before it rejects.
+ *
+ * @example
+ * ```ts
+ * const cluster = await startRedisCluster();
+ * afterAll(() => cluster.stop());
+ * const client = createCluster({ rootNodes: [{ url: cluster.urls[0] }] });
+ * ```
+ */
+export async function startRedisCluster(nodes = 3): Promise<RedisCluster> {
+  if (!Number.isInteger(nodes) || nodes < 3) throw new RangeError(`startRedisCluster: a cluster needs at least 3 masters, got ${nodes}`);
+  const children: ChildProcess[] = [];
+  const dirs: string[] = [];
+  const ports: number[] = [];
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(children.map((c) => {
+      const exited = new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+      c.ref(); // the process must not end before its children's exits are seen
+      c.kill('SIGKILL');
+      return exited;
+    }));
+    await Promise.all(ports.map((port) => waitForPort(port, false)));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < nodes; i++) {
+      let port = await freePort();
+      while (ports.includes(port)) port = await freePort();
+      ports.push(port);
+      const dir = mkdtempSync(join(tmpdir(), `breakwater-cluster-${port}-`));
+      dirs.push(dir);
+      const child = spawn('redis-server', [
+        '--port', String(port), '--bind', '127.0.0.1',
+        '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
+        '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning',
+      ], { stdio: 'ignore' });
+      child.unref();
+      children.push(child);
+    }
+    await Promise.all(ports.map((port) => waitForPort(port, true)));
+    await redisCli(['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], 10_000);
+    const deadline = Date.now() + 10_000;
+    for (const port of ports) {
+      for (;;) {
+        const info = await redisCli(['-h', '127.0.0.1', '-p', String(port), 'CLUSTER', 'INFO'], 2000);
+        if (/^cluster_state:ok\r?$/m.test(info)) break;
+        if (Date.now() > deadline) throw new Error(`redis cluster node ${port} not ok within 10 s: ${info.trim()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), ports, stop };
 }
