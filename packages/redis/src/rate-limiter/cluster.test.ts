@@ -64,7 +64,7 @@ redisClusterSuite('RedisRateLimiter on a real Redis Cluster', () => {
     }
     const slots = (await nodes.get(cluster.ports[0]!)!.sendCommand(['CLUSTER', 'SLOTS'])) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
     for (const [from, to, [, port]] of slots) for (let s = from; s <= to; s++) owner[s] = Number(port);
-  }, 20_000);
+  }, 40_000); // above startRedisCluster's own worst case (5 s + 10 s + 10 s), so it never leaves nodes behind a timed-out hook
 
   afterAll(async () => {
     for (const node of nodes.values()) node.destroy();
