@@ -55,7 +55,7 @@ export class Batch {
   constructor(
     readonly header: Header,
     readonly now: string,
-    /** When its round trip began (`performance.now()`): its first caller's call. */
+    /** When its round trip began (`Store.roundTripStart()`): its first caller's call. */
     readonly startedAt: number,
   ) {}
 
@@ -118,7 +118,7 @@ export class Batcher {
     }
     if (batch === undefined) {
       if (!this.#store.open(call.kind === 'giveBack')) return false;
-      batch = this.#pending = new Batch(header, now, performance.now());
+      batch = this.#pending = new Batch(header, now, this.#store.roundTripStart());
       queueMicrotask(this.#flush);
     }
     batch.calls.push(call);

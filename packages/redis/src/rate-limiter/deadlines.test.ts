@@ -1,21 +1,24 @@
+import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { CommandTimeoutError, Deadlines } from './deadlines.js';
 
-// Real time, bounded (tens of ms): the timer is a real one, as commandTimeout is.
+// On a VirtualClock: a real store bounds its round trips on systemClock, the same code.
 describe('Deadlines', () => {
   it('passes outcomes through, and ends each round trip that takes too long, oldest first, with one timer', async () => {
-    const deadlines = new Deadlines(40);
+    const clock = new VirtualClock();
+    const deadlines = new Deadlines(40, clock);
     const never = new Promise<never>(() => {});
     await expect(deadlines.bound(Promise.resolve('ok'))).resolves.toBe('ok');
     await expect(deadlines.bound(Promise.reject(new Error('reply error')))).rejects.toThrow('reply error');
-    const t0 = performance.now();
-    const first = deadlines.bound(never).catch((e: unknown) => [e, performance.now() - t0] as const);
-    await new Promise((r) => setTimeout(r, 20));
-    const second = deadlines.bound(never).catch((e: unknown) => [e, performance.now() - t0] as const);
-    const [[e1, ms1], [e2, ms2]] = await Promise.all([first, second]);
-    expect(e1).toBeInstanceOf(CommandTimeoutError);
-    expect(e2).toMatchObject({ name: 'CommandTimeoutError', timeoutMs: 40 });
-    expect(ms1).toBeGreaterThanOrEqual(39);
-    expect(ms2).toBeGreaterThanOrEqual(59);
+    expect(clock.pendingTimers).toBe(1); // armed by the first round trip, not cleared per call
+
+    const ended: string[] = [];
+    const first = deadlines.bound(never).catch((e: unknown) => ended.push(`first at ${clock.now()}: ${(e as Error).name}`));
+    await clock.advance(20);
+    const second = deadlines.bound(never).catch((e: unknown) => ended.push(`second at ${clock.now()}: ${(e as CommandTimeoutError).timeoutMs}`));
+    await clock.runAll();
+    await Promise.all([first, second]);
+    expect(ended).toEqual(['first at 40: CommandTimeoutError', 'second at 60: 40']);
+    expect(clock.pendingTimers).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { LinkedQueue, type Linked } from '@breakwater/core';
+import { LinkedQueue, systemClock, type Clock, type Linked, type TimerHandle } from '@breakwater/core';
 
 /** The error of a round trip that got no answer within `commandTimeout`. */
 export class CommandTimeoutError extends Error {
@@ -20,28 +20,37 @@ export interface InFlight extends Linked<InFlight> {
  * armed for the oldest, re-armed when it fires — ends those that are late. A call costs a clock
  * reading and two O(1) list operations (a `setTimeout` + `clearTimeout` per call cost more, most
  * of all one call at a time, when Node creates and drops its timer list each time). The timer is
- * unref'd: a round trip in flight holds the process through its socket, not through this timer.
+ * a background timer (systemClock's are unref'd): a round trip in flight holds the process
+ * through its socket, not through this timer. The clock is `systemClock` for a real store (I/O
+ * takes real time, whatever clock the limiter counts its cycles on); tests pass a VirtualClock.
  * (node-redis's own command `timeout` stops counting once a command is written, so a Redis that
  * hangs after reading would hang the call.)
  */
 export class Deadlines {
   readonly #timeoutMs: number;
   readonly #inFlight = new LinkedQueue<InFlight>();
-  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  readonly #clock: Clock;
+  #timer: TimerHandle | undefined = undefined;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, clock: Clock = systemClock) {
     this.#timeoutMs = timeoutMs;
+    this.#clock = clock;
   }
 
   /**
-   * Starts timing a round trip that began at `startedAt` (`performance.now()` time, no later than
-   * any earlier start's): `onTimeout` runs if it has not {@link end}ed within `timeoutMs` of it.
+   * Starts timing a round trip that began at `startedAt` (the clock's time, no later than any
+   * earlier start's): `onTimeout` runs if it has not {@link end}ed within `timeoutMs` of it.
    */
-  start(onTimeout: (error: CommandTimeoutError) => void, startedAt = performance.now()): InFlight {
+  start(onTimeout: (error: CommandTimeoutError) => void, startedAt = this.#clock.now()): InFlight {
     const entry: InFlight = { prev: null, next: null, linked: false, startedAt, onTimeout };
     this.#inFlight.push(entry);
     if (this.#timer === undefined) this.#arm(this.#timeoutMs);
     return entry;
+  }
+
+  /** The clock's time: what {@link start} takes as `startedAt`. */
+  now(): number {
+    return this.#clock.now();
   }
 
   /** Ends a round trip; false when it had already timed out (its outcome is then ignored). */
@@ -61,14 +70,13 @@ export class Deadlines {
   }
 
   #arm(ms: number): void {
-    const timer = (this.#timer = setTimeout(() => this.#expire(), ms));
-    timer.unref();
+    this.#timer = this.#clock.setTimeout(() => this.#expire(), ms);
   }
 
   /** Ends every round trip past its deadline; re-arms for the oldest one left. */
   #expire(): void {
     this.#timer = undefined;
-    const now = performance.now();
+    const now = this.#clock.now();
     for (let first = this.#inFlight.first; first !== null; first = this.#inFlight.first) {
       const left = first.startedAt + this.#timeoutMs - now;
       if (left > 0) return this.#arm(Math.ceil(left));

@@ -1,9 +1,10 @@
+import { once } from 'node:events';
 import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OnStoreError } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
+import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
 
 // Redis killed mid-run, hung, and restarted empty (script cache gone), on real time: each
 // onStoreError mode answers within commandTimeout, the outage is one storeError and one
@@ -23,13 +24,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ ms: number; outcome: 
   }
 }
 
-async function until(ready: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 redisSuite('RedisRateLimiter when Redis fails', () => {
   let redis: RedisServer;
@@ -65,7 +59,7 @@ redisSuite('RedisRateLimiter when Redis fails', () => {
     expect(events).toEqual([`storeError:${mode}`]);
 
     await redis.restart();
-    await until(() => client.isReady);
+    if (!client.isReady) await once(client, 'ready');
     await until(async () => (await timed(() => rl.acquirePermission())).outcome === 'ok' && rl.metrics.store === 'redis');
     const after = [];
     for (let i = 0; i < 5; i++) after.push(await timed(() => rl.acquirePermission()));

@@ -1,4 +1,4 @@
-import type { Clock } from '@breakwater/core';
+import { systemClock, type Clock } from '@breakwater/core';
 import { Deadlines, type InFlight } from './deadlines.js';
 import { checkReply, isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
 
@@ -41,9 +41,14 @@ export class Store {
   constructor(client: ScriptClient, key: string, commandTimeout: number, clock: Clock, listener: StoreListener) {
     this.#client = client;
     this.#keys = [key];
-    this.#deadlines = new Deadlines(commandTimeout);
+    this.#deadlines = new Deadlines(commandTimeout, systemClock); // I/O takes real time, whatever clock the cycles count on
     this.#clock = clock;
     this.#listener = listener;
+  }
+
+  /** The time a round trip begins at, as {@link send} takes it (the round trips' clock: real time for a real Redis). */
+  roundTripStart(): number {
+    return this.#deadlines.now();
   }
 
   /** Whether an outage is going on. */
@@ -75,7 +80,7 @@ export class Store {
 
   /**
    * Runs the script with `argv` (a batch of `ops` operations) in a round trip {@link open}ed at
-   * `startedAt` (`performance.now()`); calls `resolve` once, with its reply, or with `undefined`
+   * `startedAt` ({@link roundTripStart}); calls `resolve` once, with its reply, or with `undefined`
    * when Redis did not answer within `commandTimeout` of `startedAt` or answered an error (the
    * outage has been reported). `EVALSHA`, and `EVAL` on `NOSCRIPT`, which loads the script again.
    * No promise of its own: an answer reaches the callers in as few hops as it can.

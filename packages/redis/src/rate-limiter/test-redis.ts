@@ -42,8 +42,15 @@ export async function stopWithClient(redis: RedisServer, client: TestClient): Pr
   await redis.stop();
 }
 
-/** Polls (on real time, briefly: a round trip to Redis is real I/O) until `ready()`. */
-export async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 2));
-  expect(ready()).toBe(true);
+/**
+ * Resolves once `ready()` holds, asking again after each turn of the event loop (`setImmediate`:
+ * no fixed sleep; a round trip to Redis is real I/O, so the loop must turn for its answer); fails
+ * the test when it still does not hold after `ms` of real time.
+ */
+export async function until(ready: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ready())) {
+    expect(Date.now(), 'the condition still does not hold').toBeLessThan(deadline);
+    await new Promise((r) => setImmediate(r));
+  }
 }
