@@ -5,6 +5,13 @@ import { callbackThrew, type Outcome } from '@breakwater/core';
  * outcome, and `true` drains the permissions left in the cycle. The call's own outcome passes
  * through unchanged; a predicate that throws drains nothing and is reported once (SPEC §0, user
  * callbacks). `onResult` / `onError` are bound once, so a call allocates no closure for them.
+ * Exported for limiters kept elsewhere (`@breakwater/redis`), which drain the same way.
+ *
+ * @example
+ * ```ts
+ * const drainOnResult = new DrainOnResult(`RateLimiter 'pg'`, (o) => 'error' in o, () => limiter.drainPermissions());
+ * await call().then(drainOnResult.onResult, drainOnResult.onError);
+ * ```
  */
 export class DrainOnResult {
   readonly #source: string;

@@ -1,11 +1,10 @@
 import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
+import { DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
 import { checkPermits, resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
 import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
-import { drainOnResult } from './drain-on-result.js';
 import { Fallback } from './fallback.js';
 import { metricsOf } from './metrics.js';
 import { Answers } from './answers.js';
@@ -49,6 +48,8 @@ export class RedisRateLimiter implements Policy {
   /** The limit, period and timeout as the script reads them (built once per change). */
   #header: Header;
   readonly #answers: Answers;
+  /** `drainPermissionsOnResult` around each call, when it is set (a drain is one round trip the call does not await). */
+  readonly #drainOnResult: DrainOnResult | undefined;
 
   constructor(
     readonly name: string,
@@ -81,6 +82,8 @@ export class RedisRateLimiter implements Policy {
       wait: (reservation, waitMs, signal) => this.#waiters.wait(reservation, waitMs, signal),
     });
     this.#batcher = new Batcher(this.#store, this.#answers, MIN_TTL_MS);
+    const predicate = c.drainPermissionsOnResult;
+    this.#drainOnResult = predicate === undefined ? undefined : new DrainOnResult(this.#source, predicate, () => void this.drainPermissions().catch(() => {}));
   }
 
   /** Every option in force (durations in ms), with the limit and timeout as last changed. */
@@ -246,8 +249,8 @@ export class RedisRateLimiter implements Policy {
   /** Runs `fn` (its outcome settles once); `drainPermissionsOnResult` sees the outcome; the caller's abort ends the call at once. */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
     const outcome = invoke(fn, ctx);
-    const predicate = this.#options.drainPermissionsOnResult;
-    return raceAbort(predicate === undefined ? outcome : drainOnResult(outcome, this.#source, predicate, () => this.drainPermissions()), ctx.signal);
+    const drainOnResult = this.#drainOnResult;
+    return raceAbort(drainOnResult === undefined ? outcome : (outcome.then(drainOnResult.onResult, drainOnResult.onError) as Promise<T>), ctx.signal);
   }
 
   /** This tick's round trip (see {@link Batcher}); then the wait on the clock, the refusal, or the fallback. */
