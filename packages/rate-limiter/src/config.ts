@@ -99,7 +99,13 @@ export function resolveRateLimiterChange<K extends 'limitForPeriod' | 'timeoutDu
 
 /**
  * Checks a number of permits given at run time; `what` names the argument in the message
- * (`acquirePermission(permits)`, `withPermits(permits)`), `source` the limiter.
+ * (`acquirePermission(permits)`, `withPermits(permits)`), `source` the limiter. Exported for
+ * limiters kept elsewhere (`@breakwater/redis`), so every limiter words the error alike.
+ *
+ * @example
+ * ```ts
+ * checkPermits(`RateLimiter 'pg'`, 'withPermits(permits)', 0); // RangeError: … must be an integer >= 1, got 0
+ * ```
  */
 export function checkPermits(source: string, what: string, permits: number): void {
   if (permits === 1) return;

@@ -4,7 +4,7 @@ export { DrainOnResult } from './drain-on-result.js';
 export type { SharedRateLimiter, SharedRateLimiterFactory, SharedRateLimiterHandle, SharedRateLimiterOptions } from './shared.js';
 export { RateLimiterRegistry } from './registry.js';
 export type { CallOutcome, RateLimiterConfig, ResolvedRateLimiterConfig } from './config.js';
-export { RATE_LIMITER_OPTIONS } from './config.js';
+export { checkPermits, RATE_LIMITER_OPTIONS } from './config.js';
 export type { RateLimiterEvents, RateLimiterMetrics } from './events.js';
 export { initialState, isReserved, nextState, type RateLimiterState } from './state.js';
 export { RequestNotPermittedError } from '@breakwater/core';

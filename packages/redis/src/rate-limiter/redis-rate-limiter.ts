@@ -1,8 +1,8 @@
 import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
+import { checkPermits, DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
-import { checkPermits, resolveChange } from './checks.js';
+import { resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
 import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
 import { Fallback } from './fallback.js';
