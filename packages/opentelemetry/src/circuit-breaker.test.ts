@@ -1,42 +1,15 @@
-import { CircuitBreaker, CircuitBreakerRegistry, type CircuitBreakerConfig } from '@breakwater/circuit-breaker';
-import { deferred, flush, track } from '@breakwater/test-support';
+import { breakerOnClock, breakerOpenedByFailureRate, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, spiedBreaker } from '@breakwater/exporter-scenarios';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, lines, newClock } from './test-support.js';
+import { expectNoLeakedTimers, exporter, lines } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
-
-/** Four calls decide; slow means over 100 ms; both rates at 50 %. */
-const small: CircuitBreakerConfig = {
-  slidingWindowSize: 4,
-  minimumNumberOfCalls: 4,
-  permittedNumberOfCallsInHalfOpenState: 1,
-  waitDurationInOpenState: 1000,
-  slowCallDurationThreshold: 100,
-  slowCallRateThreshold: 50,
-  failureRateThreshold: 50,
-};
-
-function breakerOnClock(name = 'pg', config: CircuitBreakerConfig = {}) {
-  const clock = newClock();
-  return { clock, breaker: new CircuitBreaker(name, { ...small, ...config, clock }) };
-}
 
 describe('circuit breaker instruments (SPEC §8)', () => {
   it('a scripted run collects exactly: state, window counts, rates, not-permitted and the call histogram in seconds', async () => {
     const { metrics, collect, collectAll } = exporter({ buckets: [0.025, 0.1, 0.5] });
-    const { clock, breaker } = breakerOnClock();
-    metrics.add(breaker);
-
-    const answer = deferred<string>();
-    const call = track(breaker.execute(() => answer.promise));
-    await clock.advance(50);
-    answer.resolve('ok');
-    await flush();
-    expect(call.value).toBe('ok');
-    breaker.onSuccess(20);
-    breaker.onError(200, new Error('boom'));
+    await breakerThreeCalls((b) => metrics.add(b));
 
     expect(await collect()).toEqual([
       'breakwater.circuitbreaker.buffered_calls{name="pg",kind="failed"} 1',
@@ -70,11 +43,7 @@ describe('circuit breaker instruments (SPEC §8)', () => {
 
   it('OPEN with its rates, refused calls counted, and every transition counted with its cause', async () => {
     const { metrics, collect } = exporter();
-    const { clock, breaker } = breakerOnClock();
-    metrics.add(breaker);
-    for (let i = 0; i < 3; i++) breaker.onError(10, new Error('boom'));
-    breaker.onSuccess(10); // 3 of 4 failed: 75 % → OPEN by the failure rate
-    await expect(breaker.execute(async () => 'no')).rejects.toThrow(/does not permit/);
+    const { throughEveryCause, forcedOpenByFleet } = await breakerOpenedByFailureRate((b) => metrics.add(b));
     expect(await collect('breakwater.circuitbreaker.state', 'breakwater.circuitbreaker.failure_rate', 'breakwater.circuitbreaker.not_permitted_calls')).toEqual([
       'breakwater.circuitbreaker.failure_rate{name="pg"} 75',
       'breakwater.circuitbreaker.not_permitted_calls{name="pg",kind="not_permitted"} 1',
@@ -86,12 +55,7 @@ describe('circuit breaker instruments (SPEC §8)', () => {
       'breakwater.circuitbreaker.state{name="pg",state="open"} 1',
     ]);
 
-    await clock.advance(1001);
-    await breaker.execute(async () => 'trial'); // OPEN → HALF_OPEN (wait elapsed), then → CLOSED (the trial)
-    for (let i = 0; i < 2; i++) breaker.onSuccess(500);
-    for (let i = 0; i < 2; i++) breaker.onSuccess(10); // 2 of 4 slow: OPEN by the slow-call rate
-    breaker.transitionToForcedOpenState();
-    breaker.reset();
+    await throughEveryCause();
     expect(await collect('breakwater.circuitbreaker.transitions')).toEqual([
       'breakwater.circuitbreaker.transitions{name="pg",from="closed",to="open",cause="failure_rate"} 1',
       'breakwater.circuitbreaker.transitions{name="pg",from="closed",to="open",cause="slow_call_rate"} 1',
@@ -100,17 +64,13 @@ describe('circuit breaker instruments (SPEC §8)', () => {
       'breakwater.circuitbreaker.transitions{name="pg",from="open",to="forced_open",cause="manual"} 1',
       'breakwater.circuitbreaker.transitions{name="pg",from="open",to="half_open",cause="wait_elapsed"} 1',
     ]);
-    breaker.transitionToForcedOpenState({ cause: 'fleet' }); // what RedisBreakerSync does
+    forcedOpenByFleet(); // what RedisBreakerSync does
     expect(await collect('breakwater.circuitbreaker.transitions')).toContain('breakwater.circuitbreaker.transitions{name="pg",from="closed",to="forced_open",cause="fleet"} 1');
   });
 
   it('a registry is bound as a whole: later instances appear, evicted and removed ones are no longer observed and, with DELTA temporality, disappear', async () => {
     const { metrics, collect } = exporter({ buckets: [1] }, AggregationTemporality.DELTA);
-    const clock = newClock();
-    const breakers = new CircuitBreakerRegistry({ defaultConfig: { ...small, clock }, maxSize: 2 });
-    const a = breakers.get('a');
-    const stop = metrics.add(breakers);
-    breakers.get('b');
+    const { breakers, a, stop, replaceD } = breakerRegistryOfTwo((r) => metrics.add(r));
     const names = async () => (await collect('breakwater.circuitbreaker.failure_rate')).map((l) => /name="(\w+)"/.exec(l)![1]);
     expect(await names()).toEqual(['a', 'b']);
 
@@ -122,11 +82,7 @@ describe('circuit breaker instruments (SPEC §8)', () => {
     breakers.remove('b');
     expect(await names()).toEqual(['c']);
 
-    const d = breakers.get('d');
-    const replacement = new CircuitBreaker('d', { ...small, clock });
-    breakers.replace('d', replacement);
-    d.onError(10, new Error('old one'));
-    replacement.onSuccess(10);
+    const replacement = replaceD();
     replacement.transitionToOpenState();
     expect(await collect('breakwater.circuitbreaker.calls', 'breakwater.circuitbreaker.transitions')).toEqual([
       'breakwater.circuitbreaker.calls{name="d",kind="successful"} count=1 sum=0.01 buckets=1,0',
@@ -154,20 +110,11 @@ describe('circuit breaker instruments (SPEC §8)', () => {
 
   it('costs nothing per call but the histogram: metrics read once per collection, one observer, no event listener but stateTransition', async () => {
     const { metrics, collect } = exporter();
-    const { breaker } = breakerOnClock();
-    const readMetrics = vi.spyOn(breaker, 'metrics', 'get');
-    const on = vi.spyOn(breaker, 'on');
-    const stops: ReturnType<typeof vi.fn>[] = [];
-    const observeCalls = breaker.observeCalls.bind(breaker);
-    vi.spyOn(breaker, 'observeCalls').mockImplementation((observer) => {
-      const stop = vi.fn(observeCalls(observer));
-      stops.push(stop);
-      return stop;
-    });
+    const { breaker, readMetrics, on, stops } = spiedBreaker();
     const remove = metrics.add(breaker);
     expect(on.mock.calls.map((c) => c[0])).toEqual(['stateTransition']);
     expect(stops).toHaveLength(1);
-    for (let i = 0; i < 100; i++) await breaker.execute(async () => i);
+    await hundredCalls(breaker);
     expect(readMetrics).not.toHaveBeenCalled();
     await collect();
     expect(readMetrics).toHaveBeenCalledTimes(1);

@@ -1,33 +1,17 @@
-import { Bulkhead, BulkheadRegistry, PoolBulkhead, PoolBulkheadRegistry } from '@breakwater/bulkhead';
-import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { OBSERVED_SERIES, TimeoutError } from '@breakwater/core';
-import { RateLimiter, RateLimiterRegistry } from '@breakwater/rate-limiter';
-import { Retry, RetryRegistry } from '@breakwater/retry';
-import { deferred, flush, track } from '@breakwater/test-support';
-import { TimeLimiter, TimeLimiterRegistry } from '@breakwater/time-limiter';
+import type { PoolBulkhead } from '@breakwater/bulkhead';
+import { OBSERVED_SERIES } from '@breakwater/core';
+import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegistry, poolBulkheadOneRunningOneQueued, rateLimiterWithOneWaiter, retryFourOutcomes, timeLimiterThreeOutcomes } from '@breakwater/exporter-scenarios';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentName, OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+import { expectNoLeakedTimers, exporter } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
 describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)', () => {
   it('breakwater.retry.calls counts the four outcomes', async () => {
     const { metrics, collect } = exporter();
-    const clock = newClock();
-    const retry = new Retry('pg', { maxAttempts: 2, waitDuration: 100, clock });
-    metrics.add(retry);
-    await retry.execute(async () => 'first time');
-    let calls = 0;
-    const second = track(retry.execute(async () => (++calls < 2 ? Promise.reject(new Error('down')) : 'second time')));
-    await clock.advance(100);
-    await flush();
-    expect(second.value).toBe('second time');
-    const failing = track(retry.execute(async () => Promise.reject(new Error('down'))));
-    await clock.advance(100);
-    await flush();
-    expect(failing.state).toBe('rejected');
+    await retryFourOutcomes((c) => metrics.add(c));
     expect(await collect()).toEqual([
       'breakwater.retry.calls{name="pg",kind="failed_with_retry"} 1',
       'breakwater.retry.calls{name="pg",kind="failed_without_retry"} 0',
@@ -38,15 +22,7 @@ describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)
 
   it('breakwater.timelimiter.calls counts successes, failures and time-outs', async () => {
     const { metrics, collect } = exporter();
-    const clock = newClock();
-    const limiter = new TimeLimiter('inventory', { timeoutDuration: 100, clock });
-    metrics.add(limiter);
-    await limiter.execute(async () => 'ok');
-    await expect(limiter.execute(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    const slow = track(limiter.execute(() => new Promise(() => {})));
-    await clock.advance(100);
-    await flush();
-    expect(slow.error).toBeInstanceOf(TimeoutError);
+    await timeLimiterThreeOutcomes((c) => metrics.add(c));
     expect(await collect()).toEqual([
       'breakwater.timelimiter.calls{name="inventory",kind="failed"} 1',
       'breakwater.timelimiter.calls{name="inventory",kind="successful"} 1',
@@ -56,25 +32,18 @@ describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)
 
   it('bulkhead gauges: available and maximum concurrent calls, read while a call holds a slot', async () => {
     const { metrics, collect } = exporter();
-    const bulkhead = new Bulkhead('db', { maxConcurrentCalls: 3, clock: newClock() });
-    metrics.add(bulkhead);
-    const hold = deferred<void>();
-    const call = bulkhead.execute(() => hold.promise);
+    const { release } = bulkheadHoldingOneOfThree((c) => metrics.add(c));
     expect(await collect()).toEqual([
       'breakwater.bulkhead.available_concurrent_calls{name="db"} 2',
       'breakwater.bulkhead.max_allowed_concurrent_calls{name="db"} 3',
     ]);
-    hold.resolve();
-    await call;
+    await release();
     expect(await collect('breakwater.bulkhead.available_concurrent_calls')).toEqual(['breakwater.bulkhead.available_concurrent_calls{name="db"} 3']);
   });
 
   it('pool bulkhead gauges', async () => {
     const { metrics, collect } = exporter();
-    const pool = new PoolBulkhead('cpu', { coreThreadPoolSize: 1, maxThreadPoolSize: 2, queueCapacity: 5, clock: newClock() });
-    metrics.add(pool);
-    const hold = deferred<void>();
-    const calls = [pool.execute(() => hold.promise), pool.execute(() => hold.promise)];
+    const { finish } = poolBulkheadOneRunningOneQueued((c) => metrics.add(c));
     expect(await collect()).toEqual([
       'breakwater.bulkhead.active_thread_count{name="cpu"} 1',
       'breakwater.bulkhead.available_thread_count{name="cpu"} 1',
@@ -84,25 +53,17 @@ describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)
       'breakwater.bulkhead.queue_depth{name="cpu"} 1',
       'breakwater.bulkhead.thread_pool_size{name="cpu"} 1',
     ]);
-    hold.resolve();
-    await Promise.all(calls);
-    await pool.close();
+    await finish();
   });
 
   it('rate limiter gauges: available permissions and waiting calls', async () => {
     const { metrics, collect } = exporter();
-    const clock = newClock();
-    const limiter = new RateLimiter('api', { limitForPeriod: 2, limitRefreshPeriod: 1000, timeoutDuration: 5000, clock });
-    metrics.add(limiter);
-    await limiter.acquirePermission(2);
-    const waiting = track(limiter.acquirePermission());
+    const { refresh } = await rateLimiterWithOneWaiter((c) => metrics.add(c));
     expect(await collect()).toEqual([
       'breakwater.ratelimiter.available_permissions{name="api"} -1',
       'breakwater.ratelimiter.waiting_threads{name="api"} 1',
     ]);
-    await clock.advance(1000);
-    await flush();
-    expect(waiting.state).toBe('fulfilled');
+    await refresh();
     expect(await collect()).toEqual([
       'breakwater.ratelimiter.available_permissions{name="api"} 1',
       'breakwater.ratelimiter.waiting_threads{name="api"} 0',
@@ -125,13 +86,7 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
 
   it('every gauge and counter of SPEC §8, each kind, collected with prefix resilience4j', async () => {
     const { metrics, collect, collectAll } = exporter({ prefix: 'resilience4j' });
-    const clock = newClock();
-    const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock } });
-    const pools = new PoolBulkheadRegistry({ defaultConfig: { clock } });
-    for (const r of [breakers, new RetryRegistry({ defaultConfig: { clock } }), new TimeLimiterRegistry({ defaultConfig: { clock } }), new BulkheadRegistry({ defaultConfig: { clock } }), pools, new RateLimiterRegistry({ defaultConfig: { clock } })]) {
-      metrics.add(r);
-      r.get('backendA');
-    }
+    const { breakers, pools } = everyRegistryWithOne((r) => metrics.add(r), 'backendA');
     breakers.get('backendA').transitionToOpenState();
     breakers.get('backendA').transitionToClosedState();
     breakers.get('backendA').onSuccess(5);
@@ -152,21 +107,7 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
 
   it("the real components' types are what add() takes: each kind and every registry", () => {
     const { metrics } = exporter();
-    const clock = newClock();
-    const components = [
-      new CircuitBreaker('a', { clock }),
-      new Retry('a', { clock }),
-      new TimeLimiter('a', { clock }),
-      new Bulkhead('a', { clock }),
-      new RateLimiter('a', { clock }),
-      new CircuitBreakerRegistry(),
-      new RetryRegistry(),
-      new TimeLimiterRegistry(),
-      new BulkheadRegistry(),
-      new PoolBulkheadRegistry(),
-      new RateLimiterRegistry(),
-    ];
-    for (const c of components) metrics.add(c)();
+    for (const c of oneOfEachKindAndRegistry()) metrics.add(c)();
     const typed: (p: PoolBulkhead) => () => void = (p) => metrics.add(p);
     expect(typeof typed).toBe('function');
   });

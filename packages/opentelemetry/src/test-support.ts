@@ -1,23 +1,9 @@
-import { VirtualClock } from '@breakwater/core';
 import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData, type MetricData } from '@opentelemetry/sdk-metrics';
 import { expect } from 'vitest';
 import { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from './index.js';
 
-const clocks: VirtualClock[] = [];
-
-/** A fresh VirtualClock, checked for pending timers by {@link expectNoLeakedTimers}. */
-export function newClock(): VirtualClock {
-  const clock = new VirtualClock();
-  clocks.push(clock);
-  return clock;
-}
-
-/** Every clock of the test ends with no pending timer. */
-export function expectNoLeakedTimers(): void {
-  const leaks = clocks.map((c) => c.pendingTimers);
-  clocks.length = 0;
-  expect(leaks.filter((n) => n > 0)).toEqual([]);
-}
+// The clock bookkeeping is the scenarios' own (one list of clocks for the scenarios and the tests).
+export { expectNoLeakedTimers, newClock } from '@breakwater/exporter-scenarios';
 
 /** A reader the test collects by hand: no timer, no real-time wait. */
 class HandReader extends MetricReader {

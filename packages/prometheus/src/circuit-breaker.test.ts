@@ -1,43 +1,16 @@
-import { CircuitBreaker, CircuitBreakerRegistry, type CircuitBreakerConfig } from '@breakwater/circuit-breaker';
-import { deferred, flush, track } from '@breakwater/test-support';
+import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
+import { breakerOnClock, breakerOpenedByFailureRate, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, smallBreakerConfig as small, spiedBreaker } from '@breakwater/exporter-scenarios';
 import { Registry, type OpenMetricsContentType } from 'prom-client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
 import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
-/** Four calls decide; slow means over 100 ms; both rates at 50 %. */
-const small: CircuitBreakerConfig = {
-  slidingWindowSize: 4,
-  minimumNumberOfCalls: 4,
-  permittedNumberOfCallsInHalfOpenState: 1,
-  waitDurationInOpenState: 1000,
-  slowCallDurationThreshold: 100,
-  slowCallRateThreshold: 50,
-  failureRateThreshold: 50,
-};
-
-function breakerOnClock(name = 'pg', config: CircuitBreakerConfig = {}) {
-  const clock = newClock();
-  return { clock, breaker: new CircuitBreaker(name, { ...small, ...config, clock }) };
-}
-
 describe('circuit breaker series (SPEC §8)', () => {
   it('a scripted run scrapes exactly: state, window counts, rates, not-permitted, the call histogram and its max', async () => {
     const { registry, metrics, scrape } = exporter({ buckets: [0.025, 0.1, 0.5] });
-    const { clock, breaker } = breakerOnClock();
-    metrics.add(breaker);
-
-    const answer = deferred<string>();
-    const call = track(breaker.execute(() => answer.promise));
-    await clock.advance(50);
-    expect(call.settled).toBe(false);
-    answer.resolve('ok');
-    await flush();
-    expect(call.value).toBe('ok');
-    breaker.onSuccess(20);
-    breaker.onError(200, new Error('boom'));
+    await breakerThreeCalls((b) => metrics.add(b));
 
     expect(await scrape()).toEqual([
       'breakwater_circuitbreaker_state{name="pg",state="closed"} 1',
@@ -90,11 +63,7 @@ describe('circuit breaker series (SPEC §8)', () => {
 
   it('OPEN with its rates, refused calls counted, and every transition counted with its cause', async () => {
     const { metrics, scrape } = exporter();
-    const { clock, breaker } = breakerOnClock();
-    metrics.add(breaker);
-    for (let i = 0; i < 3; i++) breaker.onError(10, new Error('boom'));
-    breaker.onSuccess(10); // 3 of 4 failed: 75 % → OPEN by the failure rate
-    await expect(breaker.execute(async () => 'no')).rejects.toThrow(/does not permit/);
+    const { throughEveryCause, forcedOpenByFleet } = await breakerOpenedByFailureRate((b) => metrics.add(b));
     expect(await scrape('breakwater_circuitbreaker_state', 'breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_not_permitted_calls_total')).toEqual([
       'breakwater_circuitbreaker_state{name="pg",state="closed"} 0',
       'breakwater_circuitbreaker_state{name="pg",state="open"} 1',
@@ -106,12 +75,7 @@ describe('circuit breaker series (SPEC §8)', () => {
       'breakwater_circuitbreaker_failure_rate{name="pg"} 75',
     ]);
 
-    await clock.advance(1001); // the wait is over once more than waitDurationInOpenState has passed
-    await breaker.execute(async () => 'trial'); // OPEN → HALF_OPEN (wait elapsed), then → CLOSED (the trial)
-    for (let i = 0; i < 2; i++) breaker.onSuccess(500);
-    for (let i = 0; i < 2; i++) breaker.onSuccess(10); // 2 of 4 slow: OPEN by the slow-call rate
-    breaker.transitionToForcedOpenState();
-    breaker.reset();
+    await throughEveryCause();
     expect(await scrape('breakwater_circuitbreaker_transitions_total')).toEqual([
       'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="open",cause="failure_rate"} 1',
       'breakwater_circuitbreaker_transitions_total{name="pg",from="open",to="half_open",cause="wait_elapsed"} 1',
@@ -120,7 +84,7 @@ describe('circuit breaker series (SPEC §8)', () => {
       'breakwater_circuitbreaker_transitions_total{name="pg",from="open",to="forced_open",cause="manual"} 1',
       'breakwater_circuitbreaker_transitions_total{name="pg",from="forced_open",to="closed",cause="manual"} 1',
     ]);
-    breaker.transitionToForcedOpenState({ cause: 'fleet' }); // what RedisBreakerSync does
+    forcedOpenByFleet(); // what RedisBreakerSync does
     expect(await scrape('breakwater_circuitbreaker_transitions_total')).toContain(
       'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="forced_open",cause="fleet"} 1',
     );
@@ -128,11 +92,7 @@ describe('circuit breaker series (SPEC §8)', () => {
 
   it('a registry is bound as a whole: later instances appear, evicted and removed ones disappear and are no longer observed', async () => {
     const { metrics, scrape } = exporter();
-    const clock = newClock();
-    const breakers = new CircuitBreakerRegistry({ defaultConfig: { ...small, clock }, maxSize: 2 });
-    const a = breakers.get('a');
-    const stop = metrics.add(breakers);
-    breakers.get('b');
+    const { breakers, a, stop, replaceD } = breakerRegistryOfTwo((r) => metrics.add(r));
     const names = async () => (await scrape('breakwater_circuitbreaker_failure_rate')).map((l) => /name="(\w+)"/.exec(l)![1]);
     expect(await names()).toEqual(['a', 'b']);
 
@@ -144,11 +104,7 @@ describe('circuit breaker series (SPEC §8)', () => {
     breakers.remove('b');
     expect(await names()).toEqual(['c']);
 
-    const d = breakers.get('d');
-    const replacement = new CircuitBreaker('d', { ...small, clock });
-    breakers.replace('d', replacement);
-    d.onError(10, new Error('old one'));
-    replacement.onSuccess(10);
+    replaceD();
     expect(await scrape('breakwater_circuitbreaker_calls_seconds_count')).toEqual([
       'breakwater_circuitbreaker_calls_seconds_count{name="c",kind="successful"} 0',
       'breakwater_circuitbreaker_calls_seconds_count{name="c",kind="failed"} 0',
@@ -193,21 +149,12 @@ describe('circuit breaker series (SPEC §8)', () => {
 
   it('costs nothing per call but the histogram: metrics read once per scrape, one observer, no event listener but stateTransition; all gone after remove', async () => {
     const { metrics, scrape } = exporter();
-    const { breaker } = breakerOnClock();
-    const readMetrics = vi.spyOn(breaker, 'metrics', 'get');
-    const on = vi.spyOn(breaker, 'on');
-    const stops: ReturnType<typeof vi.fn>[] = [];
-    const observeCalls = breaker.observeCalls.bind(breaker);
-    vi.spyOn(breaker, 'observeCalls').mockImplementation((observer) => {
-      const stop = vi.fn(observeCalls(observer));
-      stops.push(stop);
-      return stop;
-    });
+    const { breaker, readMetrics, on, stops } = spiedBreaker();
 
     const remove = metrics.add(breaker);
     expect(on.mock.calls.map((c) => c[0])).toEqual(['stateTransition']);
     expect(stops).toHaveLength(1);
-    for (let i = 0; i < 100; i++) await breaker.execute(async () => i);
+    await hundredCalls(breaker);
     expect(readMetrics).not.toHaveBeenCalled();
     await scrape();
     expect(readMetrics).toHaveBeenCalledTimes(1);

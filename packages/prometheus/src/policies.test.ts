@@ -1,33 +1,16 @@
-import { Bulkhead, BulkheadRegistry, PoolBulkhead, PoolBulkheadRegistry } from '@breakwater/bulkhead';
-import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { TimeoutError } from '@breakwater/core';
-import { RateLimiter, RateLimiterRegistry } from '@breakwater/rate-limiter';
-import { Retry, RetryRegistry } from '@breakwater/retry';
-import { deferred, flush, track } from '@breakwater/test-support';
-import { TimeLimiter, TimeLimiterRegistry } from '@breakwater/time-limiter';
+import type { PoolBulkhead } from '@breakwater/bulkhead';
+import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegistry, poolBulkheadOneRunningOneQueued, rateLimiterWithOneWaiter, retryFourOutcomes, timeLimiterThreeOutcomes } from '@breakwater/exporter-scenarios';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, newClock, seriesNames } from './test-support.js';
+import { expectNoLeakedTimers, exporter, seriesNames } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
 describe('retry, time limiter, bulkheads and rate limiter series (SPEC §8)', () => {
   it('retry_calls_total counts the four outcomes', async () => {
     const { metrics, scrape } = exporter();
-    const clock = newClock();
-    const retry = new Retry('pg', { maxAttempts: 2, waitDuration: 100, clock });
-    metrics.add(retry);
-    await retry.execute(async () => 'first time');
-    let calls = 0;
-    const second = track(retry.execute(async () => (++calls < 2 ? Promise.reject(new Error('down')) : 'second time')));
-    await clock.advance(100);
-    await flush();
-    expect(second.value).toBe('second time');
-    const failing = track(retry.execute(async () => Promise.reject(new Error('down'))));
-    await clock.advance(100);
-    await flush();
-    expect(failing.state).toBe('rejected');
+    await retryFourOutcomes((c) => metrics.add(c));
     expect(await scrape()).toEqual([
       'breakwater_retry_calls_total{name="pg",kind="successful_without_retry"} 1',
       'breakwater_retry_calls_total{name="pg",kind="successful_with_retry"} 1',
@@ -38,15 +21,7 @@ describe('retry, time limiter, bulkheads and rate limiter series (SPEC §8)', ()
 
   it('timelimiter_calls_total counts successes, failures and time-outs', async () => {
     const { metrics, scrape } = exporter();
-    const clock = newClock();
-    const limiter = new TimeLimiter('inventory', { timeoutDuration: 100, clock });
-    metrics.add(limiter);
-    await limiter.execute(async () => 'ok');
-    await expect(limiter.execute(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    const slow = track(limiter.execute(() => new Promise(() => {})));
-    await clock.advance(100);
-    await flush();
-    expect(slow.error).toBeInstanceOf(TimeoutError);
+    await timeLimiterThreeOutcomes((c) => metrics.add(c));
     expect(await scrape()).toEqual([
       'breakwater_timelimiter_calls_total{name="inventory",kind="successful"} 1',
       'breakwater_timelimiter_calls_total{name="inventory",kind="failed"} 1',
@@ -56,25 +31,18 @@ describe('retry, time limiter, bulkheads and rate limiter series (SPEC §8)', ()
 
   it('bulkhead gauges: available and maximum concurrent calls, read while a call holds a slot', async () => {
     const { metrics, scrape } = exporter();
-    const bulkhead = new Bulkhead('db', { maxConcurrentCalls: 3, clock: newClock() });
-    metrics.add(bulkhead);
-    const hold = deferred<void>();
-    const call = bulkhead.execute(() => hold.promise);
+    const { release } = bulkheadHoldingOneOfThree((c) => metrics.add(c));
     expect(await scrape()).toEqual([
       'breakwater_bulkhead_available_concurrent_calls{name="db"} 2',
       'breakwater_bulkhead_max_allowed_concurrent_calls{name="db"} 3',
     ]);
-    hold.resolve();
-    await call;
+    await release();
     expect(await scrape('breakwater_bulkhead_available_concurrent_calls')).toEqual(['breakwater_bulkhead_available_concurrent_calls{name="db"} 3']);
   });
 
   it("pool bulkhead gauges, with Resilience4j's thread-pool bulkhead names", async () => {
     const { metrics, scrape } = exporter();
-    const pool = new PoolBulkhead('cpu', { coreThreadPoolSize: 1, maxThreadPoolSize: 2, queueCapacity: 5, clock: newClock() });
-    metrics.add(pool);
-    const hold = deferred<void>();
-    const calls = [pool.execute(() => hold.promise), pool.execute(() => hold.promise)];
+    const { finish } = poolBulkheadOneRunningOneQueued((c) => metrics.add(c));
     expect(await scrape()).toEqual([
       'breakwater_bulkhead_queue_depth{name="cpu"} 1',
       'breakwater_bulkhead_queue_capacity{name="cpu"} 5',
@@ -84,25 +52,17 @@ describe('retry, time limiter, bulkheads and rate limiter series (SPEC §8)', ()
       'breakwater_bulkhead_active_thread_count{name="cpu"} 1',
       'breakwater_bulkhead_available_thread_count{name="cpu"} 1',
     ]);
-    hold.resolve();
-    await Promise.all(calls);
-    await pool.close();
+    await finish();
   });
 
   it('rate limiter gauges: available permissions and waiting calls', async () => {
     const { metrics, scrape } = exporter();
-    const clock = newClock();
-    const limiter = new RateLimiter('api', { limitForPeriod: 2, limitRefreshPeriod: 1000, timeoutDuration: 5000, clock });
-    metrics.add(limiter);
-    await limiter.acquirePermission(2);
-    const waiting = track(limiter.acquirePermission());
+    const { refresh } = await rateLimiterWithOneWaiter((c) => metrics.add(c));
     expect(await scrape()).toEqual([
       'breakwater_ratelimiter_available_permissions{name="api"} -1',
       'breakwater_ratelimiter_waiting_threads{name="api"} 1',
     ]);
-    await clock.advance(1000);
-    await flush();
-    expect(waiting.state).toBe('fulfilled');
+    await refresh();
     expect(await scrape()).toEqual([
       'breakwater_ratelimiter_available_permissions{name="api"} 1',
       'breakwater_ratelimiter_waiting_threads{name="api"} 0',
@@ -156,13 +116,7 @@ const RESILIENCE4J_MICROMETER = [
 describe("prefix 'resilience4j': Resilience4j's names and labels", () => {
   it('every series the Resilience4j dashboard queries, and every other series of its Micrometer binders, with their labels', async () => {
     const { metrics, scrape } = exporter({ prefix: 'resilience4j' });
-    const clock = newClock();
-    const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock } });
-    const pools = new PoolBulkheadRegistry({ defaultConfig: { clock } });
-    for (const r of [breakers, new RetryRegistry({ defaultConfig: { clock } }), new TimeLimiterRegistry({ defaultConfig: { clock } }), new BulkheadRegistry({ defaultConfig: { clock } }), pools, new RateLimiterRegistry({ defaultConfig: { clock } })]) {
-      metrics.add(r);
-      r.get('backendA');
-    }
+    const { breakers, pools } = everyRegistryWithOne((r) => metrics.add(r), 'backendA');
     breakers.get('backendA').transitionToOpenState();
     const lines = await scrape();
     expect(seriesNames(lines)).toEqual([...DASHBOARD, ...RESILIENCE4J_MICROMETER, 'resilience4j_circuitbreaker_transitions_total'].sort());
@@ -179,21 +133,7 @@ describe("prefix 'resilience4j': Resilience4j's names and labels", () => {
 
   it("the real components' types are what add() takes: each kind, the worker pool and every registry", () => {
     const { metrics } = exporter();
-    const clock = newClock();
-    const components = [
-      new CircuitBreaker('a', { clock }),
-      new Retry('a', { clock }),
-      new TimeLimiter('a', { clock }),
-      new Bulkhead('a', { clock }),
-      new RateLimiter('a', { clock }),
-      new CircuitBreakerRegistry(),
-      new RetryRegistry(),
-      new TimeLimiterRegistry(),
-      new BulkheadRegistry(),
-      new PoolBulkheadRegistry(),
-      new RateLimiterRegistry(),
-    ];
-    for (const c of components) metrics.add(c)();
+    for (const c of oneOfEachKindAndRegistry()) metrics.add(c)();
     // A PoolBulkhead type-checks too (not built here: it would need closing).
     const typed: (p: PoolBulkhead) => () => void = (p) => metrics.add(p);
     expect(typeof typed).toBe('function');
