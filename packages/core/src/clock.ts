@@ -29,6 +29,26 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle;
   /** Cancels a timer; a handle that already fired or was cleared is ignored. */
   clearTimeout(handle: TimerHandle): void;
+  /**
+   * Wall-clock time, in milliseconds since the Unix epoch: what an event's `time` says, for logs
+   * (`new Date(event.time)`). Optional: a clock without it is read as `Date.now()`.
+   */
+  wallNow?(): number;
+}
+
+/**
+ * The wall-clock time of `clock` (ms since the Unix epoch): its `wallNow()` when it has one,
+ * else `Date.now()`. Events carry it as `time`; durations are measured with `now()`, never with this.
+ *
+ * @example
+ * ```ts
+ * const clock = new VirtualClock(0, { wallStart: Date.UTC(2026, 11, 2, 9, 30) });
+ * await clock.advance(1500);
+ * new Date(wallTime(clock)).toISOString(); // '2026-12-02T09:30:01.500Z'
+ * ```
+ */
+export function wallTime(clock: Clock): number {
+  return clock.wallNow === undefined ? Date.now() : clock.wallNow();
 }
 
 /** Node's longest timer; a longer delay would fire after 1 ms (with a `TimeoutOverflowWarning`). */
@@ -99,7 +119,7 @@ function fire(timer: SystemTimer): void {
 }
 
 /**
- * The real clock: `performance.now()` and Node's timers, `unref`'d so that a pending background
+ * The real clock: `performance.now()` (and `Date.now()` for {@link Clock.wallNow}) and Node's timers, `unref`'d so that a pending background
  * timer never keeps the process alive (a wait a caller awaits holds the process with `holdProcess`). A timer
  * never fires before its due time as `now()` reads it (Node's own timers can run up to a few
  * milliseconds early: they truncate fractions and count from a stale loop time). A delay longer
@@ -115,6 +135,7 @@ function fire(timer: SystemTimer): void {
 export const systemClock: Clock = {
   // perf_hooks' `performance`, held here: the global `performance` is a lazy getter, read on every call otherwise.
   now: () => performance.now(),
+  wallNow: () => Date.now(),
   setTimeout: (fn, ms) => new SystemTimer(fn, ms),
   clearTimeout(handle) {
     if (handle instanceof SystemTimer) handle.clear();

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { EventPublisher } from './events.js';
 import { VirtualClock } from './virtual-clock.js';
+import { systemClock, type Clock } from './clock.js';
+
+/** Where the suite's VirtualClock(1000) starts its wall time (an event's `time`): WALL at `at` = 1000. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
 
 type Events = {
   success: { elapsed: number };
@@ -24,16 +28,41 @@ afterEach(() => {
 });
 
 describe('EventPublisher: events', () => {
-  it('builds { type, name, at: clock.now(), ...fields }', async () => {
+  it('builds { type, name, at: clock.now(), time: clock.wallNow(), ...fields }', async () => {
     const seen: unknown[] = [];
     events.on('success', (e) => seen.push(e));
     events.emit('success', { elapsed: 12 });
     await clock.advance(250);
     events.emit('success', { elapsed: 7 });
     expect(seen).toEqual([
-      { type: 'success', name: 'pg', at: 1000, elapsed: 12 },
-      { type: 'success', name: 'pg', at: 1250, elapsed: 7 },
+      { type: 'success', name: 'pg', at: 1000, time: WALL, elapsed: 12 },
+      { type: 'success', name: 'pg', at: 1250, time: WALL + 250, elapsed: 7 },
     ]);
+  });
+
+  it('carries the wall-clock time as time: new Date(e.time) is when it happened, not 1970 (issue 18.15)', async () => {
+    const wallClock = new VirtualClock(5000, { wallStart: Date.UTC(2026, 11, 2, 9, 30) });
+    const publisher = new EventPublisher<Events>('pg', wallClock);
+    const seen: { at: number; time: number }[] = [];
+    publisher.on('success', (e) => seen.push(e));
+    await wallClock.advance(1500);
+    publisher.emit('success', { elapsed: 3 });
+    expect(seen[0]!.at).toBe(6500);
+    expect(new Date(seen[0]!.time).toISOString()).toBe('2026-12-02T09:30:01.500Z');
+  });
+
+  it('reads Date.now() for time on systemClock, and on a clock of your own without wallNow', () => {
+    const custom: Clock = { now: () => 42, setTimeout: () => ({}), clearTimeout: () => {} };
+    for (const source of [systemClock, custom]) {
+      const publisher = new EventPublisher<Events>('pg', source);
+      const seen: { at: number; time: number }[] = [];
+      publisher.on('success', (e) => seen.push(e));
+      const before = Date.now();
+      publisher.emit('success', { elapsed: 1 });
+      const after = Date.now();
+      expect(seen[0]!.time).toBeGreaterThanOrEqual(before);
+      expect(seen[0]!.time).toBeLessThanOrEqual(after);
+    }
   });
 
   it('gives a plain object, with no fields beyond the event’s', () => {
@@ -41,7 +70,7 @@ describe('EventPublisher: events', () => {
     events.on('reset', (e) => (event = e));
     events.emit('reset', {});
     expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
-    expect(Object.keys(event as object)).toEqual(['type', 'name', 'at']);
+    expect(Object.keys(event as object)).toEqual(['type', 'name', 'at', 'time']);
   });
 
   it('hands the listeners of a type only that type’s events', () => {

@@ -1,18 +1,20 @@
-import type { Clock } from './clock.js';
+import { wallTime, type Clock } from './clock.js';
 import { describeValue, didYouMean } from './config.js';
 import { describeThrown, warnOnce } from './warn.js';
 
 /**
  * An event of type `K` from a component whose events are described by the map `M`:
- * `{ type, name, at, ...M[K] }`, read-only.
+ * `{ type, name, at, time, ...M[K] }`, read-only. `at` is the component's `clock.now()` (monotonic:
+ * subtract two to measure a duration); `time` is wall-clock time in ms since the Unix epoch (the
+ * clock's `wallNow()`, else `Date.now()`): log it as `new Date(e.time)`.
  *
  * @example
  * ```ts
  * type Events = { success: { elapsed: number } };
- * const e: EventOf<Events, 'success'> = { type: 'success', name: 'pg', at: 1200, elapsed: 35 };
+ * const e: EventOf<Events, 'success'> = { type: 'success', name: 'pg', at: 1200, time: 1_764_667_800_000, elapsed: 35 };
  * ```
  */
-export type EventOf<M, K extends keyof M> = { readonly type: K; readonly name: string; readonly at: number } & Readonly<M[K]>;
+export type EventOf<M, K extends keyof M> = { readonly type: K; readonly name: string; readonly at: number; readonly time: number } & Readonly<M[K]>;
 
 /**
  * Any one event of the map `M` (what an `on('*')` listener gets); narrow it on `type`.
@@ -138,13 +140,13 @@ export class EventPublisher<M extends object> implements Observable<M> {
   }
 
   /**
-   * Builds `{ type, name, at, ...fields }` and hands it to every listener of `type`, then to every
+   * Builds `{ type, name, at, time, ...fields }` and hands it to every listener of `type`, then to every
    * listener of `'*'`, each in the order subscribed. Listeners subscribed or unsubscribed while
    * it runs take effect from the next emit (like Node's `EventEmitter`).
    */
   emit<K extends keyof M & string>(type: K, fields: M[K]): void {
     if (!this.wants(type)) return;
-    const event = { type, name: this.name, at: this.clock.now(), ...fields } as unknown as never;
+    const event = { type, name: this.name, at: this.clock.now(), time: wallTime(this.clock), ...fields } as unknown as never;
     // Both lists are taken before any listener runs: one subscribed by a listener waits for the next emit.
     const direct = this.#byType.get(type);
     const any = this.#any;

@@ -1,4 +1,4 @@
-export { systemClock, type Clock, type TimerHandle } from './clock.js';
+export { systemClock, wallTime, type Clock, type TimerHandle } from './clock.js';
 export { VirtualClock } from './virtual-clock.js';
 export { parseDuration, type Duration } from './duration.js';
 export { closest, ConfigReader, describeValue, didYouMean, isPlainObject, type Range } from './config.js';

@@ -118,8 +118,8 @@ describe('README: durations and events', () => {
     type DelayEvents = { waited: { ms: number } };
     const events = new EventPublisher<DelayEvents>('pace', clock);
     const seen: unknown[] = [];
-    events.on('waited', (e) => seen.push([e.name, e.ms, e.at]));
+    events.on('waited', (e) => seen.push([new Date(e.time).toISOString(), e.name, e.ms]));
     if (events.wants('waited')) events.emit('waited', { ms: 50 });
-    expect(seen).toEqual([['pace', 50, 7]]);
+    expect(seen).toEqual([['2000-01-01T00:00:00.000Z', 'pace', 50]]);
   });
 });

@@ -3,6 +3,9 @@ import type { Clock } from './clock.js';
 import { Registry, type RegistryOptions } from './registry.js';
 import { VirtualClock } from './virtual-clock.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 interface WidgetConfig {
   readonly size?: number;
   readonly color?: string;
@@ -183,7 +186,7 @@ describe('Registry: find, remove, replace, all, size', () => {
     expect(registry.replace('pg', fresh)).toBe(old);
     expect(registry.find('pg')).toBe(fresh);
     expect(registry.get('pg')).toBe(fresh);
-    expect(events).toEqual([{ type: 'replaced', name: 'WidgetRegistry', at: 0, old, instance: fresh }]);
+    expect(events).toEqual([{ type: 'replaced', name: 'WidgetRegistry', at: 0, time: WALL + 0, old, instance: fresh }]);
   });
 
   it('replace does nothing and returns undefined when the name does not exist', () => {
@@ -233,7 +236,7 @@ describe('Registry: tags and events', () => {
     expect(new WidgetRegistry().tags).toEqual({});
   });
 
-  it('events are { type, name: the registry kind, at: its clock, ...fields }', async () => {
+  it('events are { type, name: the registry kind, at and time: its clock, ...fields }', async () => {
     const registry = new WidgetRegistry({ clock });
     const events: unknown[] = [];
     registry.on('added', (e) => events.push(e));
@@ -243,8 +246,8 @@ describe('Registry: tags and events', () => {
     await clock.advance(5);
     registry.remove('a');
     expect(events).toEqual([
-      { type: 'added', name: 'WidgetRegistry', at: 10, instance: a },
-      { type: 'removed', name: 'WidgetRegistry', at: 15, instance: a, reason: 'removed' },
+      { type: 'added', name: 'WidgetRegistry', at: 10, time: WALL + 10, instance: a },
+      { type: 'removed', name: 'WidgetRegistry', at: 15, time: WALL + 15, instance: a, reason: 'removed' },
     ]);
   });
 

@@ -21,6 +21,21 @@ describe('VirtualClock: time', () => {
     expect(() => new VirtualClock(Infinity)).toThrow(RangeError);
   });
 
+  it('gives wall time from wallStart (default 2000-01-01T00:00:00Z), moving exactly as now() does', async () => {
+    const clock = new VirtualClock(250);
+    expect(clock.wallNow()).toBe(Date.UTC(2000, 0, 1));
+    await clock.advance(1500);
+    expect(new Date(clock.wallNow()).toISOString()).toBe('2000-01-01T00:00:01.500Z');
+    const dated = new VirtualClock(0, { wallStart: Date.UTC(2026, 11, 2, 9, 30) });
+    dated.set(60_000);
+    expect(new Date(dated.wallNow()).toISOString()).toBe('2026-12-02T09:31:00.000Z');
+  });
+
+  it('refuses a wallStart that is not a finite number', () => {
+    expect(() => new VirtualClock(0, { wallStart: '2026' as never })).toThrow(new TypeError("VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got '2026'"));
+    expect(() => new VirtualClock(0, { wallStart: Number.NaN })).toThrow(new RangeError('VirtualClock: wallStart must be a finite number, got NaN'));
+  });
+
   it('moves only when told to', async () => {
     const clock = new VirtualClock(10);
     await Promise.resolve();

@@ -17,6 +17,9 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
  *
  * - `now()` starts at `start` (default 0) and changes only through {@link advance},
  *   {@link advanceTo} and {@link set}.
+ * - {@link wallNow} (the wall-clock time events carry as `time`) starts at `wallStart`
+ *   (default {@link VirtualClock.DEFAULT_WALL_START}, 2000-01-01T00:00:00Z) and moves with `now()`,
+ *   so event times are as deterministic as everything else.
  * - {@link advance} runs every timer due within the span, in time order (ties in the order
  *   they were set), and lets promise callbacks settle between timers and at the end, so
  *   `await clock.advance(1000)` leaves the system as if one second had really passed.
@@ -39,18 +42,32 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
  * ```
  */
 export class VirtualClock implements Clock {
+  /** The wall-clock time a `VirtualClock` starts at unless told otherwise: 2000-01-01T00:00:00Z (as .NET's FakeTimeProvider). */
+  static readonly DEFAULT_WALL_START = Date.UTC(2000, 0, 1);
+
   #now: number;
   #seq = 0;
   readonly #heap: VirtualTimer[] = [];
+  /** `wallNow() - now()`: fixed, so wall time moves exactly as `now()` does. */
+  readonly #wallOffset: number;
 
-  constructor(start = 0) {
+  constructor(start = 0, options?: { readonly wallStart?: number }) {
     if (typeof start !== 'number') throw new TypeError(`VirtualClock: start must be a number of milliseconds, got ${describeValue(start)}`);
     if (!Number.isFinite(start)) throw new RangeError(`VirtualClock: start must be a finite number, got ${String(start)}`);
+    const wallStart = options?.wallStart ?? VirtualClock.DEFAULT_WALL_START;
+    if (typeof wallStart !== 'number') throw new TypeError(`VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got ${describeValue(wallStart)}`);
+    if (!Number.isFinite(wallStart)) throw new RangeError(`VirtualClock: wallStart must be a finite number, got ${String(wallStart)}`);
     this.#now = start;
+    this.#wallOffset = wallStart - start;
   }
 
   now(): number {
     return this.#now;
+  }
+
+  /** Wall-clock time (ms since the Unix epoch): `wallStart` plus the time advanced since the start. */
+  wallNow(): number {
+    return this.#wallOffset + this.#now;
   }
 
   /**

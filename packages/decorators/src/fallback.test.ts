@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Fallback, type FallbackEvents } from './index.js';
 import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, watch } from './test-support.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 let clock = new VirtualClock();
 afterEach(() => {
   // A fresh clock for the next test even when this one failed, so one failure does not cascade.
@@ -209,8 +212,8 @@ describe('Fallback policy', () => {
     await pipeline.execute(fail(ignored)).catch(() => {});
     await pipeline.execute(() => 'fine');
     expect(events).toEqual([
-      { type: 'fallback', name: 'cache', at: 1234, error: handled },
-      { type: 'ignoredError', name: 'cache', at: 1234, error: ignored },
+      { type: 'fallback', name: 'cache', at: 1234, time: WALL + 1234, error: handled },
+      { type: 'ignoredError', name: 'cache', at: 1234, time: WALL + 1234, error: ignored },
     ]);
     expect(fallbacks).toEqual([handled]);
     expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 1, numberOfFallbackCalls: 1, numberOfIgnoredErrors: 1 });

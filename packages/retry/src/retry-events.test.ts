@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Retry, type RetryConfig } from './index.js';
 import { scripted } from './test-support.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 let clock: VirtualClock;
 
 beforeEach(() => {
@@ -30,9 +33,9 @@ describe('Retry: events', () => {
     await clock.runAll();
     expect(call.value).toBe('ok');
     expect(events).toEqual([
-      { type: 'retry', name: 'pg', at: 0, attempt: 1, error: e1, waitMs: 250 },
-      { type: 'retry', name: 'pg', at: 250, attempt: 2, error: e2, waitMs: 250 },
-      { type: 'success', name: 'pg', at: 500, attempts: 3 },
+      { type: 'retry', name: 'pg', at: 0, time: WALL + 0, attempt: 1, error: e1, waitMs: 250 },
+      { type: 'retry', name: 'pg', at: 250, time: WALL + 250, attempt: 2, error: e2, waitMs: 250 },
+      { type: 'success', name: 'pg', at: 500, time: WALL + 500, attempts: 3 },
     ]);
   });
 
@@ -46,8 +49,8 @@ describe('Retry: events', () => {
     await clock.runAll();
     expect(call.error).toBe(boom);
     expect(events).toEqual([
-      { type: 'retry', name: 'pg', at: 0, attempt: 1, result: 'busy', waitMs: 5 },
-      { type: 'error', name: 'pg', at: 5, attempts: 2, error: boom },
+      { type: 'retry', name: 'pg', at: 0, time: WALL + 0, attempt: 1, result: 'busy', waitMs: 5 },
+      { type: 'error', name: 'pg', at: 5, time: WALL + 5, attempts: 2, error: boom },
     ]);
   });
 
@@ -56,7 +59,7 @@ describe('Retry: events', () => {
     const events: unknown[] = [];
     r.on('success', (e) => events.push(e));
     await r.execute(() => 'ok');
-    expect(events).toEqual([{ type: 'success', name: 'pg', at: 0, attempts: 1 }]);
+    expect(events).toEqual([{ type: 'success', name: 'pg', at: 0, time: WALL + 0, attempts: 1 }]);
   });
 
   it('a throwing listener changes nothing', async () => {

@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
 import { scripted } from './test-support.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 // Issue 9: what using Retry as users and attackers would found, each held here (the error behind
 // a breaker's refusal: retry-with-breaker.test.ts; one abort listener per signal: retry-abort.test.ts).
 
@@ -55,8 +58,8 @@ describe('Retry: a throwing user callback never replaces the callâ€™s outcome (Â
     expect(first.starts).toEqual([0]);
     expect(second.starts).toEqual([0]);
     expect(events).toEqual([
-      { type: 'ignoredError', name: 'pg', at: 0, error: own },
-      { type: 'ignoredError', name: 'pg', at: 0, error: 'sync' },
+      { type: 'ignoredError', name: 'pg', at: 0, time: WALL + 0, error: own },
+      { type: 'ignoredError', name: 'pg', at: 0, time: WALL + 0, error: 'sync' },
     ]);
     expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithoutRetryAttempt: 2 });
     expect(emitted()).toHaveLength(1);

@@ -3,6 +3,9 @@ import { TimeoutError, VirtualClock } from '@breakwater/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TimeLimiter, TimeLimiterRegistry } from './index.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 // Issue 9: what using TimeLimiter as users and attackers would found, each held here.
 
 let clock: VirtualClock;
@@ -41,7 +44,7 @@ describe('TimeLimiter.execute never throws, and settles and counts a call exactl
     };
     await expect(call(() => tl.execute(() => hostile as unknown as PromiseLike<never>))).rejects.toBe(bad);
     expect(tl.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFailedCalls: 1, numberOfTimeouts: 0 });
-    expect(events).toEqual([{ type: 'error', name: 'pg', at: 0, error: bad, elapsed: 0 }]);
+    expect(events).toEqual([{ type: 'error', name: 'pg', at: 0, time: WALL + 0, error: bad, elapsed: 0 }]);
   });
 
   it('a then method that throws rejects the call with its error', async () => {

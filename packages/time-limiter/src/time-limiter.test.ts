@@ -4,6 +4,9 @@ import { deferred, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeLimiter, TimeLimiterRegistry } from './index.js';
 
+/** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
+const WALL = VirtualClock.DEFAULT_WALL_START;
+
 let clock: VirtualClock;
 
 beforeEach(() => {
@@ -384,9 +387,9 @@ describe('TimeLimiter: events', () => {
     await clock.advance(500);
     expect(third.error).toBeInstanceOf(TimeoutError);
     expect(events).toEqual([
-      { type: 'success', name: 'pg', at: 120, elapsed: 120 },
-      { type: 'error', name: 'pg', at: 120, error: boom, elapsed: 0 },
-      { type: 'timeout', name: 'pg', at: 620, elapsed: 500, timeoutMs: 500 },
+      { type: 'success', name: 'pg', at: 120, time: WALL + 120, elapsed: 120 },
+      { type: 'error', name: 'pg', at: 120, time: WALL + 120, error: boom, elapsed: 0 },
+      { type: 'timeout', name: 'pg', at: 620, time: WALL + 620, elapsed: 500, timeoutMs: 500 },
     ]);
   });
 
