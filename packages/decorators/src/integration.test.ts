@@ -151,3 +151,31 @@ describe('a pipeline without a time limiter or a retry', () => {
     expect(bulkhead.metrics.availableConcurrentCalls).toBe(1);
   });
 });
+
+// What RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER warns of, on the real policies (issue 18.17): written
+// the wrong way round, an OPEN breaker spends the limiter's permits and its callers get the
+// limiter's refusal; written the right way round, the breaker refuses first and spends nothing.
+describe('a rate limiter and an OPEN breaker', () => {
+  const build = () => ({
+    limiter: new RateLimiter('api', { limitForPeriod: 2, limitRefreshPeriod: 1000, timeoutDuration: 0, clock }),
+    breaker: new CircuitBreaker('pg', { initialState: 'FORCED_OPEN', clock }),
+  });
+
+  it('limiter outside the breaker: refused calls spend permits, then the limiter refuses instead of the breaker', async () => {
+    const { limiter, breaker } = build();
+    const pipeline = decorate().withRateLimiter(limiter).withCircuitBreaker(breaker);
+    expect(pipeline.warnings.map((w) => w.code)).toEqual(['RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER']);
+    const errors = await Promise.all([1, 2, 3].map(() => pipeline.execute(() => 'ok').catch((e: Error) => e.name)));
+    expect(errors).toEqual(['CallNotPermittedError', 'CallNotPermittedError', 'RequestNotPermittedError']);
+    expect(limiter.metrics.availablePermissions).toBe(0);
+  });
+
+  it('breaker outside the limiter: the breaker refuses every call and no permit is spent', async () => {
+    const { limiter, breaker } = build();
+    const pipeline = decorate().withCircuitBreaker(breaker).withRateLimiter(limiter);
+    expect(pipeline.warnings).toEqual([]);
+    const errors = await Promise.all([1, 2, 3].map(() => pipeline.execute(() => 'ok').catch((e: Error) => e.name)));
+    expect(errors).toEqual(['CallNotPermittedError', 'CallNotPermittedError', 'CallNotPermittedError']);
+    expect(limiter.metrics.availablePermissions).toBe(2);
+  });
+});

@@ -101,6 +101,7 @@ export type PipelineWarningCode =
   | 'CIRCUIT_BREAKER_OUTSIDE_RETRY'
   | 'RETRY_INSIDE_BULKHEAD'
   | 'RETRY_INSIDE_RATE_LIMITER'
+  | 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER'
   | 'FALLBACK_INSIDE_CIRCUIT_BREAKER'
   | 'FALLBACK_INSIDE_RETRY';
 
@@ -180,6 +181,18 @@ const RULES: readonly OrderingRule[] = [
       `${i} is inside ${o}: the whole retried operation spends one permit, so the attempts after the first reach the ` +
       `backend outside the limit (and a RequestNotPermittedError can never be retried).`,
     fix: (o, i) => `Call withRetry(…) before withRateLimiter(…), so that the order reads ${i} → ${o}: each attempt then takes its own permit.`,
+  },
+  {
+    code: 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+    outer: ofKind('rateLimiter'),
+    inner: ofKind('circuitBreaker'),
+    message: (o, i) =>
+      `${o} is outside ${i}: while the breaker is OPEN every call still spends a permit before the breaker refuses it, callers ` +
+      `get the limiter's refusal (or wait for a permit) instead of the breaker's immediate CallNotPermittedError, and the first call ` +
+      `after the OPEN wait (the one that moves the breaker to HALF_OPEN) can be held up until the limiter's next cycle.`,
+    fix: (o, i) =>
+      `Call withCircuitBreaker(…) before withRateLimiter(…), so that the order reads ${i} → ${o} (Resilience4j's Spring aspect order): ` +
+      `an OPEN breaker then refuses at once without spending a permit.`,
   },
   {
     code: 'FALLBACK_INSIDE_CIRCUIT_BREAKER',

@@ -89,6 +89,7 @@ describe('warnings, for any list of layers', () => {
     ['retry', 'bulkhead', 'RETRY_INSIDE_BULKHEAD'],
     ['retry', 'poolBulkhead', 'RETRY_INSIDE_BULKHEAD'],
     ['retry', 'rateLimiter', 'RETRY_INSIDE_RATE_LIMITER'],
+    ['circuitBreaker', 'rateLimiter', 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER'],
     ['fallback', 'circuitBreaker', 'FALLBACK_INSIDE_CIRCUIT_BREAKER'],
     ['fallback', 'retry', 'FALLBACK_INSIDE_RETRY'],
   ];
@@ -102,8 +103,8 @@ describe('warnings, for any list of layers', () => {
     retry: 1,
     bulkhead: 2,
     poolBulkhead: 2,
-    rateLimiter: 2,
     circuitBreaker: 3,
+    rateLimiter: 3.5,
     timeLimiter: 4,
     hedge: 2,
     fallbackOn: 3,
@@ -130,7 +131,7 @@ describe('warnings, for any list of layers', () => {
     );
   });
 
-  it('the recommended order (fallback → retry → bulkhead / rate limiter → breaker → time limiter) has none', () => {
+  it('the recommended order (fallback → retry → bulkhead → breaker → rate limiter → time limiter) has none', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...KINDS), { maxLength: 10 }), (kinds) => {
         const sorted = [...kinds].sort((a, b) => RANK[a] - RANK[b]);

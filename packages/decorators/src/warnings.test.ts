@@ -65,6 +65,25 @@ describe('warnings', () => {
     expect(codes(decorate().withRateLimiter(limiter, 2).withRetry(retry))).toEqual(['RETRY_INSIDE_RATE_LIMITER']);
   });
 
+  it("a rate limiter outside the breaker: an OPEN breaker spends permits and answers with the limiter's refusal", () => {
+    expect(decorate().withRateLimiter(limiter).withCircuitBreaker(breaker).warnings).toEqual([
+      {
+        code: 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+        message:
+          "RateLimiter 'api' is outside CircuitBreaker 'pg': while the breaker is OPEN every call still spends a permit before the breaker refuses it, callers " +
+          "get the limiter's refusal (or wait for a permit) instead of the breaker's immediate CallNotPermittedError, and the first call " +
+          'after the OPEN wait (the one that moves the breaker to HALF_OPEN) can be held up until the limiter\'s next cycle.',
+        fix:
+          "Call withCircuitBreaker(…) before withRateLimiter(…), so that the order reads CircuitBreaker 'pg' → RateLimiter 'api' (Resilience4j's Spring aspect order): " +
+          'an OPEN breaker then refuses at once without spending a permit.',
+      },
+    ]);
+    expect(codes(decorate().withRetry(retry).withRateLimiter(limiter, 2).withTimeLimiter(timeLimiter).withCircuitBreaker(breaker))).toEqual([
+      'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+      'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+    ]);
+  });
+
   it('a fallback that handles every error, inside a breaker or a retry, hides the failures from it', () => {
     expect(decorate().withCircuitBreaker(breaker).withFallback(() => 0).warnings).toEqual([
       {
@@ -100,6 +119,11 @@ describe('warnings', () => {
       'RETRY_INSIDE_RATE_LIMITER',
       'FALLBACK_INSIDE_RETRY',
     ]);
+    expect(codes(decorate().withRateLimiter(limiter).withCircuitBreaker(breaker).withRetry(retry))).toEqual([
+      'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
+      'RETRY_INSIDE_RATE_LIMITER',
+      'CIRCUIT_BREAKER_OUTSIDE_RETRY',
+    ]);
   });
 
   it('the kind decides, however the policy was added (with(), a nested pipeline)', () => {
@@ -111,7 +135,8 @@ describe('warnings', () => {
   it.each<[string, () => Pipeline<unknown>]>([
     ['no layer', () => decorate()],
     ['the SPEC payment order', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
-    ['retry outside a bulkhead and a rate limiter', () => decorate().withRetry(retry).withBulkhead(bulkhead).withRateLimiter(limiter).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
+    ['retry outside a bulkhead and a rate limiter', () => decorate().withRetry(retry).withBulkhead(bulkhead).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter)],
+    ["Resilience4j's Spring aspect order", () => decorate().withRetry(retry).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter).withBulkhead(bulkhead)],
     ['a catch-all fallback outermost', () => decorate().withFallback(() => 0).withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
     ['a fallback with `on` inside the breaker and the retry', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withFallback(() => 0, { on: [TimeoutError] })],
     ['a fallback with a predicate inside the breaker', () => decorate().withCircuitBreaker(breaker).withFallback(() => 0, { on: () => false })],
