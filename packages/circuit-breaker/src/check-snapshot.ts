@@ -4,12 +4,16 @@ import { STATES, type CircuitBreakerStateName } from './states.js';
 
 // The checks of a snapshot given to `CircuitBreaker.restore`: it comes from a store, so it is
 // untrusted JSON. Each check names the field (`snapshot.metrics.window.buckets[2].failed`) and the
-// value given: a `TypeError` for a wrong type or shape, a `RangeError` for a number out of range.
+// value given: a `TypeError` for a wrong type or shape, a `RangeError` for a number out of range
+// (a time outside the `Date` range, a count no breaker in that state keeps). What depends on the
+// config (the window's fit, deadlines beyond its waits, decided trials) is restore's (restore.ts).
 
 /** The most a window holds (as the options that size memory: SPEC §1). */
 const MAX_SIZE = 1_000_000;
 /** The most a time-window bucket counts (its counters are 32-bit). */
 const MAX_COUNT = 2 ** 32 - 1;
+/** The latest (and minus the earliest) wall time a `Date` holds, in ms: no wall clock reads beyond it. */
+const MAX_WALL_TIME = 8.64e15;
 const WINDOW_TYPES = ['COUNT_BASED', 'HALF_OPEN_TRIALS', 'TIME_BASED'] as const;
 
 class Checker {
@@ -26,17 +30,18 @@ class Checker {
     return value;
   }
 
-  /** A finite number (a wall time). */
+  /** A wall time: a finite number within the `Date` range (so sums and differences of wall times stay exact to well below a ms). */
   time(field: string, value: unknown): number {
     if (typeof value !== 'number') this.fail(field, 'a number (wall-clock ms)', value);
     if (!Number.isFinite(value)) this.fail(field, 'a finite number (wall-clock ms)', value, true);
+    if (Math.abs(value) > MAX_WALL_TIME) this.fail(field, `a wall-clock time in ms within the Date range [${-MAX_WALL_TIME}, ${MAX_WALL_TIME}]`, value, true);
     return value;
   }
 
-  /** An integer in [min, max]. */
-  integer(field: string, value: unknown, min: number, max: number): number {
-    if (typeof value !== 'number') this.fail(field, `an integer in [${min}, ${max}]`, value);
-    if (!Number.isInteger(value) || value < min || value > max) this.fail(field, `an integer in [${min}, ${max}]`, value, true);
+  /** An integer in [min, max]; `why` (e.g. ` in FORCED_OPEN (…)`) follows the range in the message. */
+  integer(field: string, value: unknown, min: number, max: number, why = ''): number {
+    if (typeof value !== 'number') this.fail(field, `an integer in [${min}, ${max}]${why}`, value);
+    if (!Number.isInteger(value) || value < min || value > max) this.fail(field, `an integer in [${min}, ${max}]${why}`, value, true);
     return value;
   }
 
@@ -59,7 +64,11 @@ export function checkSnapshot(prefix: string, value: unknown): CircuitBreakerSna
   const takenAt = c.time('snapshot.takenAt', s['takenAt']);
   const state = c.oneOf('snapshot.state', s['state'], STATES);
   const keepsNoAttempt = state === 'CLOSED' || state === 'DISABLED' || state === 'METRICS_ONLY';
-  const attempt = c.integer('snapshot.attempt', s['attempt'], 0, keepsNoAttempt ? 0 : Number.MAX_SAFE_INTEGER);
+  // Every move to FORCED_OPEN adds one to the attempt (and a breaker created FORCED_OPEN is at 1).
+  const attempt =
+    state === 'FORCED_OPEN'
+      ? c.integer('snapshot.attempt', s['attempt'], 1, Number.MAX_SAFE_INTEGER, ' in FORCED_OPEN (every move there counts an opening)')
+      : c.integer('snapshot.attempt', s['attempt'], 0, keepsNoAttempt ? 0 : Number.MAX_SAFE_INTEGER);
   const openUntil = state === 'OPEN' ? c.time('snapshot.openUntil', s['openUntil']) : nothing(c, 'snapshot.openUntil', s['openUntil'], state);
   const halfOpenUntil =
     state === 'HALF_OPEN' && s['halfOpenUntil'] !== null ? c.time('snapshot.halfOpenUntil', s['halfOpenUntil']) : nothing(c, 'snapshot.halfOpenUntil', s['halfOpenUntil'], state);
@@ -75,6 +84,10 @@ function nothing(c: Checker, field: string, value: unknown, state: CircuitBreake
 function checkMetrics(c: Checker, value: unknown, state: CircuitBreakerStateName, takenAt: number): MetricsSnapshot {
   const m = c.object('snapshot.metrics', value);
   const notPermitted = c.integer('snapshot.metrics.notPermitted', m['notPermitted'], 0, Number.MAX_SAFE_INTEGER);
+  // CLOSED, DISABLED and METRICS_ONLY permit every call, and start with fresh metrics.
+  if (notPermitted > 0 && (state === 'CLOSED' || state === 'DISABLED' || state === 'METRICS_ONLY')) {
+    c.fail('snapshot.metrics.notPermitted', `0 in ${state} (it refuses no call)`, notPermitted, true);
+  }
   const reported = m['reported'];
   if (!Array.isArray(reported)) c.fail('snapshot.metrics.reported', 'an array', reported);
   if (reported.length > 0 && state !== 'METRICS_ONLY') c.fail('snapshot.metrics.reported', `empty in ${state} (only METRICS_ONLY reports rates once)`, reported);

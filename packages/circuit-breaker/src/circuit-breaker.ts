@@ -66,6 +66,9 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * opening attempt, deadlines (time spent in the store counts) and metrics. The snapshot is
    * checked (a bad field is a `TypeError` or `RangeError` naming it); one whose window does not
    * fit `config` is refused, unless `{ stateOnly: true }` asks for the state and attempt alone.
+   * What no breaker with `config` could have left is repaired as that breaker would have: a
+   * deadline is kept only up to the config's wait from when the snapshot was taken, and a
+   * HALF_OPEN whose recorded trials already decide becomes the OPEN or CLOSED they decide.
    * Publishes nothing; `config.initialState` is overridden by the snapshot's state.
    *
    * @example

@@ -1,7 +1,7 @@
 import { describeValue } from '@breakwater/core';
 import { checkSnapshot } from './check-snapshot.js';
 import type { ResolvedCircuitBreakerConfig } from './config.js';
-import { closedMetrics, FAILURE_EXCEEDED, halfOpenMetrics, SLOW_EXCEEDED, type StateMetrics } from './metrics.js';
+import { closedMetrics, FAILURE_EXCEEDED, halfOpenMetrics, judge, SLOW_EXCEEDED, type StateMetrics } from './metrics.js';
 import type { Outcome } from './outcome.js';
 import { readWallClock, type CircuitBreakerSnapshot, type SnapshotOptions, type WindowSnapshot } from './snapshot.js';
 import type { CircuitStateMachine } from './state-machine.js';
@@ -11,7 +11,10 @@ import type { TimeWindow } from './windows/time-window.js';
 // `CircuitBreaker.restore`: a checked snapshot (check-snapshot.ts) laid onto a new breaker's
 // state machine. Wall times become times of the new breaker's clock by one offset read at
 // restore: a deadline that passed while the snapshot sat in its store has passed here too, and
-// time-window buckets that aged out of the window are dropped.
+// time-window buckets that aged out of the window are dropped. What no breaker with this config
+// could have left is repaired as that breaker would have (SPEC §10): a deadline is kept only up
+// to the config's wait from when the snapshot was taken, and a HALF_OPEN whose trials already
+// decide is moved to the OPEN or CLOSED they decide.
 
 /**
  * Options of `CircuitBreaker.restore()`: `wallClock` as for `snapshot()` (default `Date.now`), and
@@ -28,8 +31,11 @@ export interface RestoreOptions extends SnapshotOptions {
   readonly stateOnly?: boolean | undefined;
 }
 
-/** Wall times read within this much (ms) of a second's start count as that second (floating-point noise). */
-const SECOND_TOLERANCE = 1e-3;
+/**
+ * Floating-point noise of wall times (ms): a reading within this much of a second's start counts as
+ * that second, and a deadline within this much past the config's wait is kept as it is.
+ */
+const WALL_NOISE = 1e-3;
 
 /** Lays `value` (an untrusted snapshot) onto `machine`, the state machine of a breaker just built. Publishes nothing. */
 export function restoreInto(machine: CircuitStateMachine, value: unknown, options: RestoreOptions | undefined): void {
@@ -41,11 +47,29 @@ export function restoreInto(machine: CircuitStateMachine, value: unknown, option
   const config = machine.config;
   if (!stateOnly) checkFits(prefix, snapshot.metrics.window, config);
   const now = machine.clock.now();
-  // A wall time of the snapshot plus `offset` is a time of this clock. Time that passed since the
-  // snapshot was taken counts; a wall clock behind the one that took it counts as none passed.
-  const offset = now - Math.max(0, wall - snapshot.takenAt) - snapshot.takenAt;
+  // A wall time of the snapshot plus `offset` is a time of this clock; `takenAt` is this clock's
+  // `now - elapsed`. Time that passed since the snapshot was taken counts; a wall clock behind the
+  // one that took it counts as none passed.
+  const elapsed = Math.max(0, wall - snapshot.takenAt);
+  const offset = now - elapsed - snapshot.takenAt;
   const metrics = stateOnly ? freshMetrics(snapshot, config, now) : restoredMetrics(snapshot, config, now, offset);
-  machine.adopt(restoredState(machine, snapshot, metrics, now, offset));
+  machine.adopt(restoredState(machine, snapshot, metrics, { now, offset, takenAt: now - elapsed }));
+}
+
+/** The times restore maps by, on the new breaker's clock: its reading, the wall-to-clock offset, when the snapshot was taken. */
+interface Times {
+  readonly now: number;
+  readonly offset: number;
+  readonly takenAt: number;
+}
+
+/**
+ * A deadline of the snapshot (wall ms) as a time of this clock, no later than `maxWait` after the
+ * snapshot was taken: the state that set it began at or before then, so a breaker waiting at most
+ * `maxWait` could not have set a later one.
+ */
+function bounded(deadline: number, takenAt: number, maxWait: number, times: Times): number {
+  return deadline - takenAt > maxWait + WALL_NOISE ? times.takenAt + maxWait : deadline + times.offset;
 }
 
 /** The snapshot's window has the config's type and size (HALF_OPEN's trials: its number of permits). */
@@ -75,7 +99,7 @@ function restoredMetrics(snapshot: CircuitBreakerSnapshot, config: ResolvedCircu
   if (w.type === 'TIME_BASED') {
     const window = metrics.window as TimeWindow;
     // The newest second of the snapshot, as a second of this clock (never after the current one).
-    const newest = Math.min(Math.floor((w.newestSecondAt + offset + SECOND_TOLERANCE) / 1000), window.epoch);
+    const newest = Math.min(Math.floor((w.newestSecondAt + offset + WALL_NOISE) / 1000), window.epoch);
     for (const b of w.buckets) window.addBucket({ second: newest - b.age, calls: b.calls, failed: b.failed, slow: b.slow, slowFailed: b.slowFailed });
   } else {
     for (let i = 0; i < w.outcomes.length; i++) metrics.window.record(Number(w.outcomes[i]) as Outcome, now);
@@ -84,8 +108,9 @@ function restoredMetrics(snapshot: CircuitBreakerSnapshot, config: ResolvedCircu
   return metrics;
 }
 
-function restoredState(machine: CircuitStateMachine, snapshot: CircuitBreakerSnapshot, metrics: StateMetrics, now: number, offset: number): BreakerState {
+function restoredState(machine: CircuitStateMachine, snapshot: CircuitBreakerSnapshot, metrics: StateMetrics, times: Times): BreakerState {
   const { state, attempt } = snapshot;
+  const config = machine.config;
   switch (state) {
     case 'CLOSED':
     case 'DISABLED':
@@ -98,14 +123,21 @@ function restoredState(machine: CircuitStateMachine, snapshot: CircuitBreakerSna
       return { kind: state, metrics, reported: bits };
     }
     case 'OPEN':
-      return machine.openState(metrics, attempt, snapshot.openUntil! + offset);
+      // Attempt 0 is an OPEN of a given wait (`transitionToOpenStateFor` from CLOSED): bounded by a first opening's.
+      return machine.openState(metrics, attempt, bounded(snapshot.openUntil!, snapshot.takenAt, config.waitInOpenState(Math.max(1, attempt)), times));
     case 'HALF_OPEN': {
-      const config = machine.config;
+      // Trials that already decide (enough recorded, judged by this config): the state the last of
+      // them would have moved to, when the snapshot was taken — OPEN at the next attempt, keeping
+      // the trials visible, or CLOSED with fresh metrics.
+      const verdict = judge(metrics.window, metrics.thresholds);
+      if (verdict > 0) return machine.openState(metrics, attempt + 1, times.takenAt + config.waitInOpenState(attempt + 1));
+      if (verdict === 0) return { kind: 'CLOSED', metrics: closedMetrics(config, times.now) };
       // Permits held by calls still running when the snapshot was taken are free again: those
       // calls cannot report here. The trials already recorded keep theirs.
       const available = Math.max(0, config.permittedNumberOfCallsInHalfOpenState - metrics.window.calls);
       const maxWait = config.maxWaitDurationInHalfOpenState;
-      const until = maxWait === 0 ? Infinity : snapshot.halfOpenUntil === null ? now + maxWait : snapshot.halfOpenUntil + offset;
+      const until =
+        maxWait === 0 ? Infinity : snapshot.halfOpenUntil === null ? times.now + maxWait : bounded(snapshot.halfOpenUntil, snapshot.takenAt, maxWait, times);
       return machine.halfOpenState(attempt, metrics, available, until);
     }
   }

@@ -62,7 +62,9 @@ function run(breaker: CircuitBreaker, clock: VirtualClock, o: Op): string {
   } else if (o.kind === 'advance') clock.set(clock.now() + o.ms);
   else {
     try {
-      if (o.kind === 'openFor') breaker.transitionToOpenStateFor(o.ms);
+      // A given wait no longer than the config's shortest (attempt 1's): restore keeps a deadline
+      // only up to the config's wait (SPEC §10; restore-hostile.test.ts holds the longer ones).
+      if (o.kind === 'openFor') breaker.transitionToOpenStateFor(Math.min(o.ms, breaker.config.waitIntervalFunctionInOpenState!(1)));
       else MOVES[o.state](breaker);
       seen = 'moved';
     } catch (error) {

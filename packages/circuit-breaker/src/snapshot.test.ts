@@ -292,7 +292,7 @@ describe('snapshot and restore, state by state', () => {
     succeed(breaker, 1, 5000);
     for (const move of [
       () => {},
-      () => breaker.transitionToOpenStateFor(7000),
+      () => breaker.transitionToOpenStateFor(4000), // within the config's wait (5 s): restore keeps no longer one
       () => breaker.transitionToHalfOpenState(),
       () => breaker.transitionToForcedOpenState(),
       () => breaker.transitionToDisabledState(),
