@@ -3,7 +3,7 @@ export { RedisRateLimiter } from './rate-limiter/redis-rate-limiter.js';
 export { REDIS_RATE_LIMITER_OPTIONS, type OnStoreError, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './rate-limiter/config.js';
 export type { RedisRateLimiterEvents, RedisRateLimiterMetrics, StoreMode } from './rate-limiter/events.js';
 export { StoreUnavailableError } from './rate-limiter/errors.js';
-export { RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './rate-limiter/script.js';
+export { MAX_WAIT_MS, maxPermits, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './rate-limiter/script.js';
 export { componentKey, hashTag, hexName, keySlot, rateLimiterKey } from './keys.js';
 export { RequestNotPermittedError } from '@breakwater/core';
 export { RedisBreakerSync } from './breaker-sync/redis-breaker-sync.js';

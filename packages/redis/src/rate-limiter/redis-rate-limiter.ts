@@ -2,7 +2,7 @@ import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNot
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { checkPermits, DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
-import { resolveChange } from './checks.js';
+import { checkRepresentable, resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
 import { REDIS_RATE_LIMITER_EVENT_TYPES, type RedisRateLimiterEvents, type RedisRateLimiterMetrics } from './events.js';
 import { Fallback } from './fallback.js';
@@ -131,6 +131,7 @@ export class RedisRateLimiter implements Policy {
   acquirePermission(permits = 1, options?: ExecuteOptions | null): Promise<void> {
     try {
       checkPermits(this.#source, 'acquirePermission(permits)', permits);
+      checkRepresentable(this.#source, 'acquirePermission(permits)', permits, this.#limit, this.#options.limitRefreshPeriod);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -152,6 +153,7 @@ export class RedisRateLimiter implements Policy {
    */
   async reservePermission(permits = 1): Promise<number> {
     checkPermits(this.#source, 'reservePermission(permits)', permits);
+    checkRepresentable(this.#source, 'reservePermission(permits)', permits, this.#limit, this.#options.limitRefreshPeriod);
     return this.#submit<number>(new Call('reserve', String(permits), permits, NEVER_ABORTED)) ?? this.#fallback.reserve(permits);
   }
 
@@ -237,6 +239,13 @@ export class RedisRateLimiter implements Policy {
   }
 
   #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
+    if (permits > this.#limit) {
+      try {
+        checkRepresentable(this.#source, 'withPermits(permits)', permits, this.#limit, this.#options.limitRefreshPeriod);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     let ctx = ROOT_CONTEXT;
     if (options !== undefined) {
       const entered = enterCall(options);

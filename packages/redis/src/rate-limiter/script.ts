@@ -1,6 +1,37 @@
 import { createHash } from 'node:crypto';
 
 /**
+ * The longest wait a RedisRateLimiter reserves, ms (about 285 years): its waits travel as integers
+ * of µs, exact in a double up to `Number.MAX_SAFE_INTEGER`. A reservation that would wait longer is
+ * refused whatever `timeoutDuration`; a permit count that would wait longer even from a full cycle
+ * is a `RangeError` (see {@link maxPermits}).
+ *
+ * @example
+ * ```ts
+ * MAX_WAIT_MS; // 9007199254740
+ * ```
+ */
+export const MAX_WAIT_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
+/** The longest TTL the script sets, ms: far beyond any wait, well within what `SET … PX` takes. */
+const MAX_TTL_MS = 2 ** 53;
+
+/**
+ * The most permits one call may ask for at `limitForPeriod` per `limitRefreshPeriod` ms: the
+ * largest count whose least wait (from a full cycle, at the very end of the cycle) is within
+ * {@link MAX_WAIT_MS}. More can never be granted, so asking is a `RangeError`, not a store error.
+ *
+ * @example
+ * ```ts
+ * maxPermits(50, 500); // 900719925550
+ * ```
+ */
+export function maxPermits(limitForPeriod: number, limitRefreshPeriod: number): number {
+  // The least wait for n > limit permits is floor((n - limit - 1) / limit) full periods plus a sliver of the cycle.
+  return Math.min((Math.floor(MAX_WAIT_MS / limitRefreshPeriod) + 2) * limitForPeriod, Number.MAX_SAFE_INTEGER);
+}
+
+/**
  * The one Lua script of a RedisRateLimiter: Resilience4j's `AtomicRateLimiter` cycle arithmetic
  * (the same as `nextState` in @breakwater/rate-limiter's state.ts, with the origin at the Unix
  * epoch), run atomically on one key for a **batch** of operations, in order, with one reading of
@@ -25,6 +56,8 @@ import { createHash } from 'node:crypto';
  * ```
  */
 export const RATE_LIMITER_SCRIPT = `
+local MAX_WAIT = ${MAX_WAIT_MS}
+local MAX_TTL = ${MAX_TTL_MS}
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
@@ -83,7 +116,7 @@ while i <= last do
       wait = math.floor((permits - p - 1) / limit) * period + ((cycle + 1) * period - now)
     end
     w = math.ceil(wait * 1000)
-    if timeout >= wait then
+    if timeout >= wait and wait <= MAX_WAIT then
       p = p - permits
       seq = seq + 1
     else
@@ -105,7 +138,8 @@ if write then
   else
     local ttl = 3 * period
     if p < 0 then ttl = (math.ceil(-p / limit) + 3) * period end
-    ttl = math.ceil(math.max(tonumber(ARGV[3]), ttl))
+    -- %d: Lua would write a number of 15 digits or more as '1e+15', which PX refuses.
+    ttl = string.format('%d', math.min(math.ceil(math.max(tonumber(ARGV[3]), ttl)), MAX_TTL))
     redis.call('SET', key, struct.pack('dddd', p, cycle, period, seq), 'PX', ttl)
   end
 end
