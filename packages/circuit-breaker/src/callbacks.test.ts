@@ -45,14 +45,16 @@ describe('user callbacks are contained (SPEC §0)', () => {
 
   it('a throwing recordResult: the caller gets the value, the call is an ERROR carrying the value, one warning', async () => {
     const warn = captureWarnings();
-    const { breaker } = breakerOnClock({ recordResult: (r) => (r as { status: number }).status >= 500, minimumNumberOfCalls: 1, slidingWindowSize: 1 }, 'pg');
+    // Written for `{ response: { status } }`, given a body without `response` (null and undefined are never asked about).
+    const { breaker } = breakerOnClock({ recordResult: (r) => (r as { response: { status: number } }).response.status >= 500, minimumNumberOfCalls: 1, slidingWindowSize: 1 }, 'pg');
     const errors: unknown[] = [];
     breaker.on('error', (e) => errors.push(e.error));
-    await expect(breaker.execute(() => null)).resolves.toBeNull();
+    const body = { ok: true };
+    await expect(breaker.execute(() => body)).resolves.toBe(body);
     expect(breaker.state).toBe('OPEN');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(ResultRecordedAsFailureError);
-    expect((errors[0] as ResultRecordedAsFailureError).result).toBeNull();
+    expect((errors[0] as ResultRecordedAsFailureError).result).toBe(body);
     expect(warningsOf(warn)).toEqual([expect.stringContaining("CircuitBreaker 'pg': recordResult threw; the call is recorded as an error")]);
   });
 

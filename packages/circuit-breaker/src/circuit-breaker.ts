@@ -222,7 +222,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     recordSuccess(this.#machine, elapsed, elapsed > this.config.slowCallDurationThreshold, this.#clock.now(), API_PERMIT);
   }
 
-  /** Records a resolved value: a failure if it matches `recordResult`, else a success. */
+  /** Records a resolved value: a failure if it matches `recordResult`, else a success (`null` and `undefined` are successes: `recordResult` is not asked). */
   onResult(durationMs: number, value: unknown): void {
     recordValue(this.#machine, measuredDuration(this.#source, 'onResult', durationMs), value, this.#clock.now(), API_PERMIT);
   }

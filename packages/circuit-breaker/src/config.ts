@@ -62,7 +62,11 @@ export interface CircuitBreakerConfig {
   readonly ignoreExceptions?: readonly ErrorClass[] | undefined;
   /** A predicate for ignored errors; OR-ed with `ignoreExceptions`. */
   readonly ignoreException?: ErrorPredicate | undefined;
-  /** A resolved value for which this returns true is recorded as a failure (the caller still gets it). */
+  /**
+   * A resolved value for which this returns true is recorded as a failure (the caller still gets
+   * it). Never asked about `null` or `undefined` (as in Resilience4j): a call that resolves nothing
+   * is a success, so `(r) => r.status >= 500` needs no null check.
+   */
   readonly recordResult?: ((value: unknown) => boolean) | undefined;
   /** The state the breaker starts in. Default `'CLOSED'`. */
   readonly initialState?: CircuitBreakerStateName | undefined;

@@ -67,6 +67,28 @@ describe('CircuitBreaker recording: ignored, recorded and not-recorded errors, r
     expect(events.slice(0, 2)).toEqual(['error', 'failureRateExceeded 100']);
   });
 
+  it('never asks recordResult about null or undefined (as Resilience4j): such a call is a success, through execute and onResult', async () => {
+    const asked: unknown[] = [];
+    const recordResult = (r: unknown) => {
+      asked.push(r);
+      return (r as { status: number }).status >= 500; // throws for null / undefined if asked
+    };
+    const { breaker, events } = breakerOnClock({ recordResult, slidingWindowSize: 10, minimumNumberOfCalls: 1 });
+    await expect(breaker.execute(() => undefined)).resolves.toBeUndefined();
+    await expect(breaker.execute(async () => null)).resolves.toBeNull();
+    await expect(breaker.execute(() => {})).resolves.toBeUndefined();
+    breaker.onResult(0, undefined);
+    breaker.onResult(0, null);
+    expect(asked).toEqual([]);
+    expect(breaker.state).toBe('CLOSED');
+    expect(counts(breaker.metrics)).toEqual({ ...emptyCounts, failureRate: 0, successful: 5, buffered: 5 });
+    expect(events).toEqual(['success', 'success', 'success', 'success', 'success']);
+    // Every other value is asked about, falsy ones included.
+    for (const value of [0, '', false, Number.NaN, { status: 503 }]) breaker.onResult(0, value);
+    expect(asked).toEqual([0, '', false, Number.NaN, { status: 503 }]);
+    expect(counts(breaker.metrics)).toEqual({ ...emptyCounts, failureRate: 10, successful: 9, buffered: 10, failed: 1 });
+  });
+
   it('records a TimeoutError as an ERROR, never slow, whatever its duration', async () => {
     const { TimeoutError } = await import('@breakwater/core');
     const { breaker } = breakerOnClock(conformance);

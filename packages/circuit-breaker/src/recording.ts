@@ -7,17 +7,21 @@ import type { CircuitStateMachine } from './state-machine.js';
 // How the end of a call is recorded, at `now` (the clock reading that ended it: one per call
 // end), for a call of `execute` and for one reported through `onSuccess` / `onResult` / `onError`.
 // An error is judged by the user's predicates (ignored > recorded > success), a resolved value by
-// `recordResult`; then the call's permit is used up (or given back, for an ignored error), its
+// `recordResult` (never asked about null or undefined, as in Resilience4j); then the call's permit is used up (or given back, for an ignored error), its
 // event is published, and its outcome is recorded into the current state (state-machine.ts).
 // Slow means longer than `slowCallDurationThreshold` (`>`); a `TimeoutError` is never slow.
 // The observers of `observeCalls` see each call as its event does (none in DISABLED or FORCED_OPEN),
 // through one field check when there is none.
 
-/** A call that resolved with `value`: a failure if it matches `recordResult` (the caller still receives the value), else a success. */
+/**
+ * A call that resolved with `value`: a failure if it matches `recordResult` (the caller still
+ * receives the value), else a success. As in Resilience4j (`result != null && …`), `recordResult`
+ * is never asked about `null` or `undefined`: a call that resolves nothing is a success.
+ */
 export function recordValue(machine: CircuitStateMachine, elapsed: number, value: unknown, now: number, permit: Permit): void {
   const config = machine.config;
   const recordResult = config.recordResult;
-  if (recordResult !== undefined && resultIsFailure(recordResult, machine.source, value)) {
+  if (recordResult !== undefined && value != null && resultIsFailure(recordResult, machine.source, value)) {
     recordFailure(machine, elapsed, new ResultRecordedAsFailureError(machine.name, value), elapsed > config.slowCallDurationThreshold, now, permit);
   } else recordSuccess(machine, elapsed, elapsed > config.slowCallDurationThreshold, now, permit);
 }
