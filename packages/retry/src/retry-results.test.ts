@@ -50,6 +50,25 @@ describe('Retry: results', () => {
     expect(error.lastResult).toBe('busy');
   });
 
+  it('exhausted on a value after an earlier attempt threw: the error event still carries a MaxRetriesExceededError with the value (Resilience4j: the exception thrown)', async () => {
+    const r = retry({ maxAttempts: 3, waitDuration: 0, retryOnResult: (v: string) => v === 'busy' });
+    const errors: unknown[] = [];
+    r.on('error', (e) => errors.push(e.error));
+    const { fn } = scripted(clock, [{ reject: new Error('down') }, { value: 'busy' }]);
+    await expect(r.execute(fn)).resolves.toBe('busy');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(MaxRetriesExceededError);
+    expect((errors[0] as MaxRetriesExceededError).lastResult).toBe('busy');
+  });
+
+  it('asks retryOnResult about undefined and null too, as Resilience4j’s RetryImpl does (unlike a breaker’s recordResult)', async () => {
+    const asked: unknown[] = [];
+    const r = retry({ maxAttempts: 3, waitDuration: 0, retryOnResult: (v: unknown) => (asked.push(v), v == null) });
+    const { fn, starts } = scripted(clock, [{ value: undefined }, { value: null }, { value: 'ok' }]);
+    await expect(r.execute(fn)).resolves.toBe('ok');
+    expect([starts.length, asked]).toEqual([3, [undefined, null, 'ok']]);
+  });
+
   it('with failAfterMaxAttempts rejects with MaxRetriesExceededError {retryName, attempts, lastResult}', async () => {
     const r = retry({ maxAttempts: 3, waitDuration: 0, retryOnResult: (v: string) => v === 'busy', failAfterMaxAttempts: true });
     const { fn } = scripted(clock, [{ value: 'busy' }]);
