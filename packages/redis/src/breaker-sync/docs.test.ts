@@ -27,7 +27,7 @@ describe('RedisBreakerSync docs', () => {
     const section = readme.slice(readme.indexOf('## RedisBreakerSync'));
     expect(section.startsWith('## RedisBreakerSync')).toBe(true);
     for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock']) expect(section).toContain(`\`${option}\``);
-    for (const event of ['storeError', 'storeRecovered', 'peerOpened', 'fleetOpened', 'fleetClosed', 'trialStarted', 'trialAbandoned', 'overridden']) expect(section).toContain(`\`${event}\``);
+    for (const event of ['storeError', 'storeRecovered', 'peerOpened', 'fleetOpened', 'fleetClosed', 'trialStarted', 'trialAbandoned', 'overridden', 'storeValueIgnored']) expect(section).toContain(`\`${event}\``);
     for (const issue of ['#419', '#1284', '#675', '#89', '#287']) expect(section).toContain(issue);
   });
 });

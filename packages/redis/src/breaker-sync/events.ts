@@ -27,6 +27,12 @@ export type RedisBreakerSyncEvents = {
   trialAbandoned: { readonly breakerName: string };
   /** An operator override reached this instance: `'FORCED_OPEN'`, `'DISABLED'`, or `null` for a release. */
   overridden: { readonly breakerName: string; readonly state: 'FORCED_OPEN' | 'DISABLED' | null };
+  /**
+   * A value in this name's fleet state that the sync does not believe, found in Redis (an operator
+   * typed it, another program wrote it): an `override` other than `FORCED_OPEN` / `DISABLED` is
+   * treated as no override. Told once per value (again only after it changed).
+   */
+  storeValueIgnored: { readonly breakerName: string; readonly field: 'override'; readonly value: string };
 };
 
 /** Every event type a sync publishes. */
@@ -39,4 +45,5 @@ export const SYNC_EVENT_TYPES = [
   'trialStarted',
   'trialAbandoned',
   'overridden',
+  'storeValueIgnored',
 ] as const satisfies readonly (keyof RedisBreakerSyncEvents)[];

@@ -40,6 +40,8 @@ export class FleetMember {
   #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
+  /** The unknown `override` value last reported, '' when the last reply had none. */
+  #badOverride = '';
   readonly #unsubscribe: () => void;
   readonly #name: string;
 
@@ -58,7 +60,8 @@ export class FleetMember {
   async read(): Promise<void> {
     const reply = await this.ctx.store.run(READ, this.keys, []);
     if (reply === undefined || this.#detached) return;
-    const [override, remaining, ver] = reply as [string, number, number];
+    const [override, remaining, ver, ignored] = reply as [string, number, number, unknown];
+    this.#ignoredOverride(ignored);
     if (!this.#newer(ver, true)) return;
     if (override === 'FORCED_OPEN' || override === 'DISABLED') return this.#override(override);
     if (this.mode === 'override') this.#override(null);
@@ -69,6 +72,14 @@ export class FleetMember {
   /** Redis restarted or came back: its `ver` may start over; the next read is the truth. */
   forgetVersion(): void {
     this.#ver = -1;
+  }
+
+  /** An `override` value the scripts did not believe ('' for none): told once per value. */
+  #ignoredOverride(value: unknown): void {
+    const v = typeof value === 'string' ? value : '';
+    if (v === this.#badOverride) return;
+    this.#badOverride = v;
+    if (v !== '') this.#emit('storeValueIgnored', { breakerName: this.#name, field: 'override', value: v });
   }
 
   /** Whether `ver` is not older than what was applied (and remember it). */
@@ -123,7 +134,8 @@ export class FleetMember {
     const wait = this.breaker.config.waitInOpenState(attempt);
     const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel, attempt]);
     if (reply === undefined || this.#detached) return;
-    const [status, count, remaining, ver] = reply as number[] as [number, number, number, number];
+    const [status, count, remaining, ver, ignored] = reply as [number, number, number, number, unknown];
+    this.#ignoredOverride(ignored);
     if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count, quorum: ctx.quorum });
     else if (status === 1 || status === 2) {
       if (this.#newer(ver, true) && this.mode === 'free') this.#fleetOpen(remaining);
@@ -175,7 +187,8 @@ export class FleetMember {
     if (this.mode !== 'held') return;
     const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease]);
     if (reply === undefined || this.#detached || this.mode !== 'held') return;
-    const [status, ms, ver, attempt] = reply as [number, number, number, number | undefined];
+    const [status, ms, ver, attempt, ignored] = reply as [number, number, number, number | undefined, unknown];
+    this.#ignoredOverride(ignored);
     if (status !== 1 && ver > this.#ver) return void this.read(); // a change whose message is still on its way
     if (status === 0) this.#fleetClosed();
     else if (status === 2 || status === 4) this.#hold(ms);

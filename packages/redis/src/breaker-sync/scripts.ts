@@ -8,8 +8,18 @@ import type { BreakerKeys } from './keys.js';
 // ARGV (a channel is not a key). Every change of the fleet state bumps `ver` in the state hash, and
 // every message and read carries it: an instance never applies an older state over a newer one.
 
+// Every script starts with this: Redis time, and how a value read from the state hash is believed.
+// The hash is Redis's: an operator may have typed anything in it. An `override` other than the two
+// the protocol writes is no override (the script acts as without it, and returns the value so the
+// instance can report it).
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function override(key)
+  local o = redis.call('HGET', key, 'override')
+  if o == 'FORCED_OPEN' or o == 'DISABLED' then return o, '' end
+  if o then return '', o end
+  return '', ''
+end
 `;
 
 /** A script and its SHA-1 (what EVALSHA takes). */
@@ -30,53 +40,55 @@ function script(name: string, keys: (k: BreakerKeys) => string[], body: string):
  * An instance opened. ARGV: instanceId, quorumWindow ms, quorum, wait ms, channel, its opening attempt.
  * Records the opening (ZADD), forgets those older than the window (ZREMRANGEBYSCORE), counts the
  * rest (ZCARD); at quorum the fleet opens until now + wait, at that attempt (the fleet's `attempt`,
- * which each failed fleet trial raises by one). Returns {status, count, remaining ms, ver}:
- * status 0 recorded (no quorum yet), 1 the fleet opened now, 2 the fleet was already open, 3 an
- * operator override holds the fleet (nothing recorded).
+ * which each failed fleet trial raises by one). Returns {status, count, remaining ms, ver, ignored
+ * override}: status 0 recorded (no quorum yet), 1 the fleet opened now, 2 the fleet was already
+ * open, 3 an operator override holds the fleet (nothing recorded).
  */
 export const OPENED = script('opened', (k) => [k.state, k.opened], `
 local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
-if redis.call('HEXISTS', KEYS[1], 'override') == 1 then return {3, 0, 0, ver} end
+local ov, bad = override(KEYS[1])
+if ov ~= '' then return {3, 0, 0, ver, bad} end
 local window = tonumber(ARGV[2])
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
 redis.call('PEXPIRE', KEYS[2], window)
 local count = redis.call('ZCARD', KEYS[2])
 local untilv = redis.call('HGET', KEYS[1], 'until')
-if untilv then return {2, count, math.max(tonumber(untilv) - now, 0), ver} end
+if untilv then return {2, count, math.max(tonumber(untilv) - now, 0), ver, bad} end
 if count >= tonumber(ARGV[3]) then
   local wait = tonumber(ARGV[4])
   redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', ARGV[6])
   ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
   redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = count}))
-  return {1, count, wait, ver}
+  return {1, count, wait, ver, bad}
 end
 redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = ver}))
-return {0, count, 0, ver}
+return {0, count, 0, ver, bad}
 `);
 
 /**
  * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms.
- * Returns {status, ms, ver, attempt}: 0 the fleet is not open (closed meanwhile), 1 lease taken
- * (ms = its duration), 2 still waiting (ms left), 3 an override holds the fleet, 4 another
- * instance holds the lease (ms = its time to live); `attempt` is the fleet's opening attempt
- * (what a failed trial's next wait follows).
+ * Returns {status, ms, ver, attempt, ignored override}: 0 the fleet is not open (closed meanwhile),
+ * 1 lease taken (ms = its duration), 2 still waiting (ms left), 3 an override holds the fleet, 4
+ * another instance holds the lease (ms = its time to live); `attempt` is the fleet's opening
+ * attempt (what a failed trial's next wait follows).
  */
 export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], `
 local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
-if redis.call('HEXISTS', KEYS[1], 'override') == 1 then return {3, 0, ver} end
+local ov, bad = override(KEYS[1])
+if ov ~= '' then return {3, 0, ver, 1, bad} end
 local untilv = redis.call('HGET', KEYS[1], 'until')
-if not untilv then return {0, 0, ver} end
+if not untilv then return {0, 0, ver, 1, bad} end
 local left = tonumber(untilv) - now
-if left > 0 then return {2, left, ver} end
+if left > 0 then return {2, left, ver, 1, bad} end
 local lease = tonumber(ARGV[2])
 local attempt = tonumber(redis.call('HGET', KEYS[1], 'attempt') or '1')
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt} end
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt, bad} end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[2], lease)
-  return {1, lease, ver, attempt}
+  return {1, lease, ver, attempt, bad}
 end
-return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver}
+return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver, 1, bad}
 `);
 
 /**
@@ -111,15 +123,15 @@ return 0
 
 /**
  * The fleet state, read when an instance attaches or Redis comes back. Returns
- * {override or '', remaining ms of the fleet's OPEN (-1: not open), ver}.
+ * {override or '', remaining ms of the fleet's OPEN (-1: not open), ver, ignored override}.
  */
 export const READ = script('read', (k) => [k.state], `
 local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
-local override = redis.call('HGET', KEYS[1], 'override') or ''
+local ov, bad = override(KEYS[1])
 local untilv = redis.call('HGET', KEYS[1], 'until')
 local remaining = -1
 if untilv then remaining = math.max(tonumber(untilv) - now, 0) end
-return {override, remaining, ver}
+return {ov, remaining, ver, bad}
 `);
 
 /**

@@ -21,6 +21,8 @@ export const FAST: CircuitBreakerConfig = {
 
 export interface Instance {
   readonly sync: RedisBreakerSync;
+  /** How many scripts (`EVALSHA` / `EVAL`) this instance has sent so far on its command connection. */
+  scripts(): number;
   close(): Promise<void>;
 }
 
@@ -29,12 +31,19 @@ export async function instance(url: string, options: Partial<RedisBreakerSyncOpt
   const client = createClient({ url, socket: { reconnectStrategy: () => 50 } });
   client.on('error', () => {});
   await client.connect();
+  let scripts = 0;
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((args: string[]) => {
+    if (args[0] === 'EVALSHA' || args[0] === 'EVAL') scripts++;
+    return send(args);
+  }) as typeof client.sendCommand;
   const subscriber = client.duplicate();
   subscriber.on('error', () => {});
   await subscriber.connect();
   const sync = new RedisBreakerSync({ client, subscriber, trialLease: 300, ...options });
   return {
     sync,
+    scripts: () => scripts,
     async close() {
       await sync.close();
       client.destroy();
