@@ -225,6 +225,24 @@ describe('CircuitBreaker state machine: permission, thresholds, OPEN and HALF_OP
     expect(breaker.state).toBe('OPEN'); // 50% of 2 reaches 50%
   });
 
+  it('a COUNT_BASED window smaller than minimumNumberOfCalls: CLOSED decides at the window size, HALF_OPEN at min(minimumNumberOfCalls, permitted), unclamped by the window (Resilience4j’s separate setters and Spring)', () => {
+    // Resilience4j's combined slidingWindow(5, 10, COUNT_BASED) stores min(10, 5) = 5 and its HALF_OPEN would decide after 5 trials.
+    const { breaker } = breakerOnClock({ slidingWindowSize: 5, minimumNumberOfCalls: 10, permittedNumberOfCallsInHalfOpenState: 10 });
+    expect(breaker.config.minimumNumberOfCalls).toBe(10);
+    for (let i = 0; i < 4; i++) breaker.onError(0, new BoomError());
+    expect(breaker.state).toBe('CLOSED');
+    breaker.onError(0, new BoomError());
+    expect(breaker.state).toBe('OPEN'); // 5 calls: the window size
+    breaker.transitionToHalfOpenState();
+    for (let i = 0; i < 9; i++) {
+      breaker.acquirePermission();
+      breaker.onError(0, new BoomError());
+    }
+    expect([breaker.state, breaker.metrics.failureRate]).toEqual(['HALF_OPEN', -1]); // not decided after 5, nor 9
+    breaker.acquirePermission();
+    breaker.onError(0, new BoomError());
+    expect(breaker.state).toBe('OPEN'); // the 10th trial decides
+  });
 
   it('a user’s double release while a trial of execute is in flight gives back one permit, not the trial’s', async () => {
     const { breaker, clock } = breakerOnClock({ ...conformance, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 2 });
