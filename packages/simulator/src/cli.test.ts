@@ -106,6 +106,19 @@ describe('breakwater simulate, in process', () => {
     expect(out).toBe('');
   });
 
+  it('a scenario beyond what a run can hold (users: 1e9; 1e12 requests) exits 2 with the figure and the limit, before anything runs', async () => {
+    const crowd = join(dir, 'crowd.yml');
+    writeFileSync(crowd, 'pipelines: { bare: [] }\ntraffic:\n  phases:\n    - { duration: 1s, users: 1e9, thinkTime: 1s }\n');
+    const flood = join(dir, 'flood.yml');
+    writeFileSync(flood, 'pipelines: { bare: [] }\ntraffic:\n  phases:\n    - { duration: 1s, rate: 1e12 }\n');
+    const users = await inProcess(['simulate', crowd]);
+    expect(users).toMatchObject({ code: 2, out: '' });
+    expect(users.err).toBe(`breakwater: ${crowd}:4:30: traffic.phases[0].users: must be a whole number >= 1 and <= 100000, got 1000000000 (each user has a request in flight from the start)`);
+    const requests = await inProcess(['simulate', flood]);
+    expect(requests).toMatchObject({ code: 2, out: '' });
+    expect(requests.err).toContain(`breakwater: ${flood}:4:29: traffic.phases[0].rate: the traffic sends about 1,000,000,000,000 requests up to here (rate × duration); a run takes at most 1,000,000,000`);
+  });
+
   it('--help prints the usage', async () => {
     expect(await inProcess(['--help'])).toEqual({ code: 0, out: USAGE, err: '' });
   });

@@ -8,6 +8,7 @@ import { simulate } from './simulate.js';
 import { applySweep, parseSweep, SweepError } from './sweep.js';
 import { ScenarioError } from './yaml-source.js';
 import { formatMs } from './format.js';
+import { SimulationLimitError } from './limits.js';
 
 /** The usage text of `breakwater`. */
 export const USAGE = `breakwater simulate <scenario.yml> [options]
@@ -119,7 +120,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw error;
   }
   const progress = progressReporter(io);
-  const report = simulate(scenario, progress === undefined ? {} : { progress });
+  let report;
+  try {
+    report = simulate(scenario, progress === undefined ? {} : { progress });
+  } catch (error) {
+    if (!(error instanceof SimulationLimitError)) throw error;
+    io.progress?.('');
+    io.err(`breakwater: ${scenario.file ?? args.file}: ${error.message}`);
+    return 2;
+  }
   io.progress?.('');
   if (args.html !== undefined) writeFileSync(args.html, renderHtml(report));
   io.out(args.json ? JSON.stringify(report, null, 2) : renderTable(report));

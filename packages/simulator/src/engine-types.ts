@@ -65,6 +65,10 @@ export interface EngineOptions {
   /** Draws the arrival times (its own stream, so every configuration gets the same arrivals). */
   readonly arrivalRandom: () => number;
   readonly bucketMs: number;
+  /** The most buckets of the time series: the last one then runs to the end of the run (see `maxBuckets` in series.ts). */
+  readonly maxBuckets: number;
+  /** The most events pending at once (default `LIMITS.maxPending`): beyond it the run stops with a SimulationLimitError. */
+  readonly maxPending?: number | undefined;
   readonly observer?: RunObserver | undefined;
   /** Called every few thousand events with the simulated time reached. */
   readonly progress?: ((simulatedMs: number) => void) | undefined;

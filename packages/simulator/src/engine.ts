@@ -13,6 +13,8 @@ import type { Traffic } from './scenario.js';
 import { OUTCOMES, type EngineOptions, type EngineResult, type RunObserver, type RunView } from './engine-types.js';
 import type { StateChange } from './report.js';
 import { SeriesRecorder } from './series.js';
+import { count, LIMITS, SimulationLimitError } from './limits.js';
+import { formatMs } from './format.js';
 
 /**
  * Runs `traffic` through `layers` (real Breakwater components on `options.clock`), event by
@@ -52,6 +54,7 @@ class Run implements RunView {
   readonly #observer: RunObserver | undefined;
   readonly #progress: ((simulatedMs: number) => void) | undefined;
   readonly #intervalState = { random: Math.random, previousWaitMs: 0 };
+  readonly #maxPending: number;
 
   constructor(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions) {
     this.clock = options.clock;
@@ -66,7 +69,8 @@ class Run implements RunView {
     this.#backend = new BackendCalls(traffic, options.random);
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
     const breaker = breakerOf(layers);
-    this.#series = new SeriesRecorder(options.bucketMs, breaker);
+    this.#series = new SeriesRecorder(options.bucketMs, breaker, options.maxBuckets);
+    this.#maxPending = options.maxPending ?? LIMITS.maxPending;
     breaker?.on('stateTransition', (e) => {
       const change: StateChange = { atMs: e.at, from: e.from, to: e.to, cause: e.cause };
       this.#transitions.push(change);
@@ -91,13 +95,34 @@ class Run implements RunView {
         this.#moveTo(heapAt);
         this.#fire(top!);
       }
-      if ((++events & 0x3fff) === 0) this.#progress?.(this.clock.now());
+      if ((++events & 0x3fff) === 0) {
+        if (heap.size > this.#maxPending) this.#tooManyPending(heap.size);
+        this.#progress?.(this.clock.now());
+      }
     }
     const endMs = Math.max(this.#arrivals.ends.at(-1) ?? 0, this.clock.now());
-    while (this.#series.nextEnd - this.#series.bucketMs < endMs) this.#closeBucket();
+    const series = this.#series;
+    while (series.start < endMs) {
+      if (series.nextEnd !== Infinity) {
+        this.#closeBucket();
+        continue;
+      }
+      // The last bucket (the series is at its cap): it runs to the end of the run, and at least its width.
+      const end = Math.max(endMs, series.start + series.bucketMs);
+      if (end > this.clock.now()) this.clock.set(end);
+      series.close(end);
+    }
     for (const t of this.#tallies) t.unfinished = t.requests - t.succeeded - t.failed - t.rejected;
     this.#observer?.finished?.(this);
     return { tallies: this.#tallies, transitions: this.#transitions, series: this.#series.result(), endMs };
+  }
+
+  #tooManyPending(pending: number): never {
+    throw new SimulationLimitError(
+      `${count(pending)} events pending at ${formatMs(this.clock.now())} of simulated time (requests in flight, time-outs, waits); ` +
+        `a run holds at most ${count(this.#maxPending)}: the traffic keeps more requests waiting than memory can hold ` +
+        '(rate × latency) — a lower rate, a shorter latency, or a time limiter',
+    );
   }
 
   #closeBucket(): void {

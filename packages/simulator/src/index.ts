@@ -5,6 +5,7 @@ export type { Scenario, PipelineSpec, LayerSpec, Traffic, Phase, Backend, Latenc
 export { parseScenario, parseScenarioFile, type TraceReader } from './parse-scenario.js';
 export { parseTrace } from './trace.js';
 export { ScenarioError } from './yaml-source.js';
+export { LIMITS, SimulationLimitError } from './limits.js';
 export { simulate, runConfiguration, type SimulateOptions } from './simulate.js';
 export type { RequestOutcome, RunObserver, RunView } from './engine-types.js';
 export type { BuiltLayer } from './pipeline.js';

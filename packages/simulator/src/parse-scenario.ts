@@ -3,12 +3,10 @@ import { basename, dirname, resolve } from 'node:path';
 import { parsePipelines } from './parse-pipelines.js';
 import { parseTraffic } from './parse-traffic.js';
 import type { Scenario } from './scenario.js';
+import { LIMITS } from './limits.js';
 import { phasesOf } from './simulate.js';
 import { duration, number, text } from './values.js';
 import { YamlSource } from './yaml-source.js';
-
-/** The most points a time series may have (a bucket too narrow for the traffic's length is refused). */
-const MAX_POINTS = 100_000;
 
 const TOP_KEYS = ['name', 'seed', 'bucket', 'pipelines', 'traffic'] as const;
 
@@ -60,8 +58,8 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
     traffic: parseTraffic(src, traffic, reader),
   };
   const totalMs = phasesOf(scenario.traffic).at(-1)?.endMs ?? 0;
-  if (scenario.bucketMs !== undefined && totalMs / scenario.bucketMs > MAX_POINTS) {
-    src.fail(bucket!.value, 'bucket', `gives ${Math.ceil(totalMs / scenario.bucketMs)} points for ${totalMs} ms of traffic; at most ${MAX_POINTS} (a wider bucket)`);
+  if (scenario.bucketMs !== undefined && totalMs / scenario.bucketMs > LIMITS.maxPoints) {
+    src.fail(bucket!.value, 'bucket', `gives ${Math.ceil(totalMs / scenario.bucketMs)} points for ${totalMs} ms of traffic; at most ${LIMITS.maxPoints} (a wider bucket)`);
   }
   return scenario;
 }

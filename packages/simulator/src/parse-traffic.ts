@@ -1,3 +1,4 @@
+import { count, LIMITS, phaseRequests } from './limits.js';
 import type { Backend, Phase, Traffic } from './scenario.js';
 import { parseTrace } from './trace.js';
 import { choice, duration, latency, number, ratio, text } from './values.js';
@@ -58,7 +59,7 @@ function phaseOf(src: YamlSource, e: Entry, index: number, previous: Backend | u
     if (thinkTimeMs === 0 && maxRequests === Infinity) {
       src.fail(users.keyNode, users.path, "a closed loop with no think time sends requests without end while they are refused at once: give 'thinkTime' or 'requests'");
     }
-    return { ...base, durationMs, arrivals: 'closed', users: number(src, users, { min: 1, integer: true }), thinkTimeMs, maxRequests };
+    return { ...base, durationMs, arrivals: 'closed', users: number(src, users, { min: 1, max: LIMITS.maxUsers, integer: true, hint: 'each user has a request in flight from the start' }), thinkTimeMs, maxRequests };
   }
   if (rate === undefined) src.fail(e.value, e.path, "needs 'rate' (requests per second) or 'users' (a closed loop), or is a 'pause'");
   const think = keys.get('thinkTime');
@@ -91,6 +92,18 @@ export function parseTraffic(src: YamlSource, entry: Entry, readTrace: (path: st
   const list = src.items(phases!.value, phases!.path);
   if (list.length === 0) src.fail(phases!.value, phases!.path, 'needs at least one phase');
   const out: Phase[] = [];
-  list.forEach((node, i) => out.push(phaseOf(src, { key: String(i), path: `${phases!.path}[${i}]`, keyNode: node, value: node }, i, out.at(-1)?.backend)));
+  let requests = 0;
+  list.forEach((node, i) => {
+    const entry: Entry = { key: String(i), path: `${phases!.path}[${i}]`, keyNode: node, value: node };
+    const phase = phaseOf(src, entry, i, out.at(-1)?.backend);
+    out.push(phase);
+    // The requests the traffic can send, phase after phase: refused where the sum passes what a run can take.
+    const most = phaseRequests(phase);
+    requests += most.requests;
+    if (requests > LIMITS.maxRequests) {
+      const key = src.entries(node, entry.path, PHASE_KEYS).get(most.how === 'requests' ? 'requests' : phase.arrivals === 'closed' ? 'users' : 'rate')!;
+      src.fail(key.value, key.path, `the traffic sends about ${count(requests)} requests up to here (${most.how}); a run takes at most ${count(LIMITS.maxRequests)} (about 10 minutes per configuration): a lower rate, a shorter phase, or 'requests'`);
+    }
+  });
   return { kind: 'phases', phases: out };
 }

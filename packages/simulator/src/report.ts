@@ -121,9 +121,16 @@ export interface StateChange {
  */
 export interface TimeSeries {
   readonly bucketMs: number;
+  /**
+   * End of the last bucket, ms: `t.at(-1) + bucketMs`, or later when answers kept coming long after
+   * the traffic. A series has at most twice the buckets its traffic spans (the traffic, then as long
+   * again); past that, the last bucket runs to the end of the run and its values are per second
+   * over its whole width, so memory stays bounded however long the last response takes.
+   */
+  readonly endMs: number;
   /** Start of each bucket, ms. */
   readonly t: readonly number[];
-  /** Per second over the bucket. */
+  /** Per second over the bucket (the last one: over its whole width, to `endMs`). */
   readonly requestsPerSecond: readonly number[];
   readonly rejectedPerSecond: readonly number[];
   readonly failedPerSecond: readonly number[];

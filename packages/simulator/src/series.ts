@@ -4,13 +4,17 @@ import type { TimeSeries } from './report.js';
 /**
  * The run over time, added up bucket by bucket as it goes (a few numbers per bucket, never a
  * record per request). The breaker's rates, window and state are read at each bucket's end.
+ * At most `maxBuckets` buckets: the last one is left open (`nextEnd` Infinity) and closed at the
+ * run's end, so an answer days after the traffic folds into it instead of adding a bucket per width.
  */
 export class SeriesRecorder {
   requests = 0;
   rejected = 0;
   failed = 0;
-  /** End of the current bucket, ms. */
+  /** End of the current bucket, ms (Infinity for the last one, which runs to the end of the run). */
   nextEnd: number;
+  /** Start of the current bucket, ms. */
+  start = 0;
   readonly #t: number[] = [];
   readonly #requests: number[] = [];
   readonly #rejected: number[] = [];
@@ -20,22 +24,25 @@ export class SeriesRecorder {
   readonly #windowFill: number[] = [];
   readonly #state: string[] = [];
   readonly #perSecond: number;
+  #endMs = 0;
 
   constructor(
     readonly bucketMs: number,
     readonly breaker: CircuitBreaker | undefined,
+    readonly maxBuckets: number,
   ) {
-    this.nextEnd = bucketMs;
+    this.nextEnd = maxBuckets <= 1 ? Infinity : bucketMs;
     this.#perSecond = 1000 / bucketMs;
   }
 
-  /** Closes the current bucket (the clock reads its end) and opens the next. */
-  close(): void {
-    const start = this.nextEnd - this.bucketMs;
-    this.#t.push(start);
-    this.#requests.push(this.requests * this.#perSecond);
-    this.#rejected.push(this.rejected * this.#perSecond);
-    this.#failed.push(this.failed * this.#perSecond);
+  /** Closes the current bucket at `end` (the clock reads it; `nextEnd` unless it is the last bucket) and opens the next. */
+  close(end = this.nextEnd): void {
+    const width = end - this.start;
+    const perSecond = width === this.bucketMs ? this.#perSecond : 1000 / width;
+    this.#t.push(this.start);
+    this.#requests.push(this.requests * perSecond);
+    this.#rejected.push(this.rejected * perSecond);
+    this.#failed.push(this.failed * perSecond);
     this.requests = this.rejected = this.failed = 0;
     const breaker = this.breaker;
     if (breaker === undefined) {
@@ -53,13 +60,16 @@ export class SeriesRecorder {
       this.#windowFill.push(Math.min(1, m.numberOfBufferedCalls / size));
       this.#state.push(breaker.state);
     }
-    this.nextEnd += this.bucketMs;
+    this.#endMs = end;
+    this.start = end;
+    this.nextEnd = this.#t.length >= this.maxBuckets - 1 ? Infinity : end + this.bucketMs;
   }
 
   /** The series of every closed bucket. */
   result(): TimeSeries {
     return {
       bucketMs: this.bucketMs,
+      endMs: this.#endMs,
       t: this.#t,
       requestsPerSecond: this.#requests,
       rejectedPerSecond: this.#rejected,
@@ -73,6 +83,11 @@ export class SeriesRecorder {
 }
 
 const NICE = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
+
+/** The most buckets a series of `bucketMs` may have for `trafficMs` of traffic: its points over the traffic, as many again after it. */
+export function maxBuckets(trafficMs: number, bucketMs: number): number {
+  return 2 * Math.max(1, Math.ceil(trafficMs / bucketMs));
+}
 
 /** The default bucket: the smallest round width that keeps the series within about 300 points (at least 100 ms). */
 export function defaultBucketMs(durationMs: number): number {

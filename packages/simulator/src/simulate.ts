@@ -7,7 +7,8 @@ import { seededRandom } from './random.js';
 import { rank } from './ranking.js';
 import type { ConfigurationResult, SimulationReport } from './report.js';
 import type { PipelineSpec, Scenario, Traffic } from './scenario.js';
-import { defaultBucketMs } from './series.js';
+import { checkLimits } from './limits.js';
+import { defaultBucketMs, maxBuckets } from './series.js';
 
 /**
  * Options of {@link simulate} and {@link runConfiguration}.
@@ -54,11 +55,14 @@ export function runConfiguration(
   const random = seededRandom(scenario.seed);
   const layers = buildPipeline(pipeline, clock, random);
   const progress = options.progress;
+  checkLimits(scenario);
+  const bucketMs = scenario.bucketMs ?? defaultBucketMs(totalMs);
   const run = runEngine(scenario.traffic, layers, {
     clock,
     random,
     arrivalRandom: seededRandom(scenario.seed ^ ARRIVAL_STREAM),
-    bucketMs: scenario.bucketMs ?? defaultBucketMs(totalMs),
+    bucketMs,
+    maxBuckets: maxBuckets(totalMs, bucketMs),
     observer: options.observer?.(pipeline, layers),
     progress: progress && ((ms) => progress(options.index ?? 0, options.of ?? 1, ms, totalMs)),
   });

@@ -1,16 +1,18 @@
 import { parseDuration } from '@breakwater/core';
 import { isMap, isScalar } from 'yaml';
+import { LIMITS } from './limits.js';
 import type { Latency } from './scenario.js';
 import type { Entry, YamlSource } from './yaml-source.js';
 
 const UNITS = "a number of ms, or a number with a unit: '250ms', '10s', '1.5m', '2h'";
 
-/** A duration in ms (>= 0): a number of ms or a string with a unit. */
+/** A duration in ms (>= 0, at most {@link LIMITS}.maxDurationMs): a number of ms or a string with a unit. */
 export function duration(src: YamlSource, e: Entry, { positive = false } = {}): number {
   const raw = src.js(e.value);
   const ms = typeof raw === 'number' || typeof raw === 'string' ? parseDuration(raw) : undefined;
   if (ms === undefined || !Number.isFinite(ms)) src.fail(e.value, e.path, `not a duration: ${JSON.stringify(raw)} (${UNITS})`);
   if (ms < 0 || (positive && ms === 0)) src.fail(e.value, e.path, `must be ${positive ? '> 0' : '>= 0'}, got ${JSON.stringify(raw)}`);
+  if (ms > LIMITS.maxDurationMs) src.fail(e.value, e.path, `must be at most 365 days (${LIMITS.maxDurationMs} ms), got ${JSON.stringify(raw)}`);
   return ms;
 }
 

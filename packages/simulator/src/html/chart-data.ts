@@ -25,6 +25,11 @@ export interface ChartData {
   readonly x: number[];
   readonly bucketSeconds: number;
   readonly durationSeconds: number;
+  /**
+   * When a configuration's last bucket is wider than the others (answers long after the traffic
+   * folded into it, see `TimeSeries.endMs`): the latest such end, simulated seconds; else null.
+   */
+  readonly foldedUntilSeconds: number | null;
   readonly phases: { readonly name: string; readonly start: number; readonly end: number }[];
   /** Every state seen, breaker order first (CLOSED, HALF_OPEN, OPEN, …), then any other. */
   readonly states: string[];
@@ -107,12 +112,18 @@ export function chartData(report: SimulationReport): ChartData {
     x,
     bucketSeconds: (configs[0]?.series.bucketMs ?? 1000) / 1000,
     durationSeconds: report.scenario.durationMs / 1000,
+    foldedUntilSeconds: foldedUntil(configs.map((c) => c.series)),
     phases: report.scenario.phases.map((p) => ({ name: p.name, start: p.startMs / 1000, end: p.endMs / 1000 })),
     states,
     stateColors: states.map((s) => STATE_COLORS[s] ?? OTHER_STATE_COLOR),
     sameRequests: configurations.every((c) => c.requests.every((v, i) => v === first?.requests[i])),
     configurations,
   };
+}
+
+function foldedUntil(all: readonly TimeSeries[]): number | null {
+  const folded = all.filter((s) => s.t.length > 0 && s.endMs > s.t.at(-1)! + s.bucketMs).map((s) => s.endMs / 1000);
+  return folded.length === 0 ? null : Math.max(...folded);
 }
 
 function unionOfBucketStarts(all: readonly TimeSeries[]): number[] {

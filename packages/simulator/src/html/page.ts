@@ -64,12 +64,18 @@ function stateKey(data: ChartData): string {
   return `<div class="key">${items.join('')}</div>`;
 }
 
+// A last point wider than the others: answers long after the traffic, folded into it (the series is bounded).
+function folded(data: ChartData): string {
+  if (data.foldedUntilSeconds === null) return '';
+  return `<p class="note" id="folded">The last point also holds what happened up to ${formatClock(data.foldedUntilSeconds * 1000)} (${formatMs(data.foldedUntilSeconds * 1000)}): answers that came long after the traffic, folded into it; its values are per second over its whole width.</p>`;
+}
+
 function charts(data: ChartData): string {
   const figures = CHARTS.map(
     ([id, title, caption]) =>
       `<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' ? stateKey(data) : ''}<div class="chart" data-chart="${id}"></div></figure>`,
   );
-  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${figures.join('\n')}</section>`;
+  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${folded(data)}${figures.join('\n')}</section>`;
 }
 
 function header(report: SimulationReport): string {

@@ -84,7 +84,7 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
 
   const totals = zero();
   const phases: (Counts & { name: string })[] = [];
-  const series = { bucketMs, t: [] as number[], requestsPerSecond: [] as number[], rejectedPerSecond: [] as number[], failedPerSecond: [] as number[], failureRate: [] as (number | null)[], slowCallRate: [] as (number | null)[], windowFill: [] as number[], state: [] as string[] };
+  const series = { bucketMs, endMs: 0, t: [] as number[], requestsPerSecond: [] as number[], rejectedPerSecond: [] as number[], failedPerSecond: [] as number[], failureRate: [] as (number | null)[], slowCallRate: [] as (number | null)[], windowFill: [] as number[], state: [] as string[] };
   let startMs = 0;
   for (const phase of PHASES) {
     const counts = zero();
@@ -114,6 +114,7 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
     phases.push({ name: phase.name, ...counts });
     startMs += phase.seconds * 1000;
   }
+  series.endMs = startMs;
   totals.breakerCallsPerRequest = totals.requests === 0 ? 0 : totals.breakerCalls / totals.requests;
   const opened = transitions.find((t) => t.to === 'OPEN');
   const closed = opened && transitions.find((t) => t.to === 'CLOSED' && t.atMs > opened.atMs);
