@@ -95,15 +95,16 @@ describe('pnpm demo --serve', () => {
 
       expect((await get(`${served.url}/nothing`)).status).toBe(404);
 
-      // Opened by hand: the next scrape shows it, with the transition's cause; /health is DOWN (503).
+      // Opened by hand: the next scrape shows it, with the transition's cause; /health is DEGRADED
+      // and still 200 (the open breaker is shown as CIRCUIT_OPEN): a readiness probe keeps the instance.
       served.breaker.transitionToForcedOpenState();
       const opened = (await get(`${served.url}/metrics`)).body;
       expect(sample(opened, 'breakwater_circuitbreaker_state{name="pg",state="forced_open"}')).toBe(1);
       expect(sample(opened, 'breakwater_circuitbreaker_state{name="pg",state="closed"}')).toBe(0);
       expect(sample(opened, 'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="forced_open",cause="manual"}')).toBe(1);
-      const down = await get(`${served.url}/health`);
-      expect(down.status).toBe(503);
-      expect(JSON.parse(down.body)).toMatchObject({ status: 'DOWN', components: { circuitBreakers: { pg: { status: 'DOWN', state: 'FORCED_OPEN' } } } });
+      const degraded = await get(`${served.url}/health`);
+      expect(degraded.status).toBe(200);
+      expect(JSON.parse(degraded.body)).toMatchObject({ status: 'DEGRADED', components: { circuitBreakers: { pg: { status: 'CIRCUIT_OPEN', state: 'FORCED_OPEN' } } } });
     } finally {
       const started = clock.now();
       await served.close();

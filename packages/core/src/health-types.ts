@@ -1,29 +1,33 @@
 // The shape of a `health()` snapshot (`health.ts`): plain, JSON-safe data, one type per category.
 
 /**
- * The overall status of a `health()` snapshot: `DOWN` when there is at least one circuit
- * breaker and every one is OPEN or FORCED_OPEN, `DEGRADED` when any judged component is not `UP`,
- * else `UP` (also with nothing to judge).
+ * The overall status of a `health()` snapshot: `DOWN` only when a circuit breaker that opted in
+ * with `allowHealthIndicatorToFail: true` is OPEN or FORCED_OPEN; `DEGRADED` when any component
+ * is not `UP` (an OPEN or HALF_OPEN breaker, a full bulkhead, a component that could not be
+ * read); else `UP` (also with nothing to judge). An open breaker alone never makes it `DOWN`: a
+ * readiness probe must not pull every instance because a dependency is down.
  *
  * @example
  * ```ts
  * const status: HealthStatus = health(breakers, bulkheads).status;
- * response.statusCode = status === 'DOWN' ? 503 : 200;
+ * response.statusCode = status === 'DOWN' ? 503 : 200; // DEGRADED is 200
  * ```
  */
 export type HealthStatus = 'UP' | 'DEGRADED' | 'DOWN';
 
 /**
- * One component's status, with Spring Boot Actuator's standard names: a breaker OPEN or
- * FORCED_OPEN is `DOWN`, HALF_OPEN is `UNKNOWN`; a full bulkhead or a saturated rate limiter is
- * `UNKNOWN`; everything else `UP`.
+ * One component's status. A breaker: CLOSED, METRICS_ONLY, DISABLED `UP`; OPEN and FORCED_OPEN
+ * `CIRCUIT_OPEN` (`DOWN` when it opted in with `allowHealthIndicatorToFail: true`); HALF_OPEN
+ * `CIRCUIT_HALF_OPEN` (Resilience4j's names). A full bulkhead or a saturated rate limiter is
+ * `UNKNOWN`; so is a component that could not be read (its entry then has a `reason`); everything
+ * else `UP`.
  *
  * @example
  * ```ts
- * const status: ComponentStatus = health(breaker).components.circuitBreakers['pg']!.status; // 'UP'
+ * const status: ComponentStatus = health(breaker).components.circuitBreakers['pg']!.status; // 'CIRCUIT_OPEN'
  * ```
  */
-export type ComponentStatus = 'UP' | 'UNKNOWN' | 'DOWN';
+export type ComponentStatus = 'UP' | 'UNKNOWN' | 'CIRCUIT_OPEN' | 'CIRCUIT_HALF_OPEN' | 'DOWN';
 
 /**
  * A circuit breaker in a `health()` snapshot (Resilience4j's health details, rates as numbers).
@@ -35,6 +39,8 @@ export type ComponentStatus = 'UP' | 'UNKNOWN' | 'DOWN';
  */
 export interface CircuitBreakerHealth {
   readonly status: ComponentStatus;
+  /** Why it is `UNKNOWN`, when it could not be read (a getter that threw, a state it does not know…). */
+  readonly reason?: string;
   /** `breaker.state`: `'CLOSED'`, `'OPEN'`, `'HALF_OPEN'`, `'DISABLED'`, `'FORCED_OPEN'`, `'METRICS_ONLY'`. */
   readonly state: string;
   /** Percent, −1 below the minimum number of calls. */
@@ -62,6 +68,8 @@ export interface CircuitBreakerHealth {
  */
 export interface BulkheadHealth {
   readonly status: ComponentStatus;
+  /** Why it is `UNKNOWN`, when its metrics could not be read. */
+  readonly reason?: string;
   readonly availableConcurrentCalls: number | null;
   readonly maxAllowedConcurrentCalls: number | null;
   readonly waitingCalls: number | null;
@@ -78,6 +86,8 @@ export interface BulkheadHealth {
  */
 export interface PoolBulkheadHealth {
   readonly status: ComponentStatus;
+  /** Why it is `UNKNOWN`, when its metrics could not be read. */
+  readonly reason?: string;
   readonly coreThreadPoolSize: number | null;
   readonly threadPoolSize: number | null;
   readonly maximumThreadPoolSize: number | null;
@@ -98,6 +108,8 @@ export interface PoolBulkheadHealth {
  */
 export interface RateLimiterHealth {
   readonly status: ComponentStatus;
+  /** Why it is `UNKNOWN`, when its metrics could not be read. */
+  readonly reason?: string;
   readonly availablePermissions: number | null;
   readonly numberOfWaitingCalls: number | null;
 }
@@ -114,12 +126,17 @@ export interface RateLimiterHealth {
 export interface CountersHealth {
   /** `UP`; `UNKNOWN` only when its `metrics` could not be read. */
   readonly status: ComponentStatus;
+  /** Why it is `UNKNOWN`, when its metrics could not be read. */
+  readonly reason?: string;
   readonly [counter: string]: number | null | string;
 }
 
 /**
  * A component of a kind `health()` does not know (a fallback, a policy of your own): its
- * `kind`, and its `metrics` when they are a plain object (JSON-safe values only). Not judged.
+ * `kind`, and its `metrics` when they are a plain object (JSON-safe values only). Not judged,
+ * unless it could not be read: an input that cannot be told apart (a revoked Proxy), a registry
+ * whose `all()` throws, a `kind` that is not a string or a getter that throws is `UNKNOWN` with
+ * the reason.
  *
  * @example
  * ```ts
@@ -127,8 +144,13 @@ export interface CountersHealth {
  * ```
  */
 export interface OtherComponentHealth {
+  /** Its `kind`; `'unknown'` without a string one; `'registry'` for a registry that could not be opened. */
   readonly kind: string;
   readonly metrics?: Readonly<Record<string, number | string | boolean | null>>;
+  /** Only when it could not be read. */
+  readonly status?: 'UNKNOWN';
+  /** Why it could not be read. */
+  readonly reason?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isPlainObject } from './config.js';
+import { collect, describeError, describeSafely, FieldReader, NamedEntries } from './health-read.js';
 import type {
   BulkheadHealth,
   CircuitBreakerHealth,
@@ -6,10 +6,10 @@ import type {
   CountersHealth,
   HealthSnapshot,
   HealthStatus,
+  OtherComponentHealth,
   PoolBulkheadHealth,
   RateLimiterHealth,
 } from './health-types.js';
-import { Registry } from './registry.js';
 
 export type {
   BulkheadHealth,
@@ -25,48 +25,40 @@ export type {
 
 // An Actuator-like snapshot of any components and registries. core knows no policy package, so
 // each component is read by its shape: its `kind`, its `metrics` (a fresh plain object, SPEC §0),
-// a breaker's `state` and `config`. Nothing here throws on a component it does not understand.
+// a breaker's `state` and `config`. Every read goes through a FieldReader (health-read.ts): nothing
+// here throws on a component it does not understand, and one that cannot be read is UNKNOWN with
+// the reason.
 
 type Fields = Record<string, unknown>;
-type Components = { -readonly [K in keyof HealthSnapshot['components']]: Record<string, unknown> };
+type Category = keyof HealthSnapshot['components'];
+/** An entry's fields besides `status` (and `reason`), with the status they judge. */
+type Judged = { readonly status: ComponentStatus; readonly fields: object };
 
-/** A finite number as it is; anything else (NaN, ±Infinity, a missing field) as `null`. */
-function num(fields: object, key: string): number | null {
-  const value = read(fields, key);
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/** Reads `target[key]`; a getter that throws reads as `undefined`. */
-function read(target: object, key: string): unknown {
-  try {
-    return (target as Fields)[key];
-  } catch {
-    return undefined;
-  }
-}
-
-function metricsOf(component: object): Fields | undefined {
-  const metrics = read(component, 'metrics');
-  return isPlainObject(metrics) ? (metrics as Fields) : undefined;
-}
-
-/** The values JSON keeps as they are (numbers only with `numbersOnly`); non-finite numbers become `null`. Throws only if the keys cannot be listed (a hostile Proxy). */
-function jsonSafe(metrics: Fields, numbersOnly = false): Record<string, number | string | boolean | null> {
+/** The values JSON keeps as they are (numbers only with `numbersOnly`); non-finite numbers become `null`. */
+function jsonSafe(r: FieldReader, metrics: Fields, numbersOnly = false): Record<string, number | string | boolean | null> {
   const out: Record<string, number | string | boolean | null> = {};
-  for (const key of Object.keys(metrics)) {
-    const value = read(metrics, key);
+  for (const key of r.keys(metrics, 'metrics')) {
+    const value = r.get(metrics, key, `metrics.${key}`);
     if (typeof value === 'number') out[key] = Number.isFinite(value) ? value : null;
     else if (!numbersOnly && (typeof value === 'string' || typeof value === 'boolean' || value === null)) out[key] = value;
   }
   return out;
 }
 
-/** `{ key: num(fields, key) }` for each key. */
-function pick(fields: object, keys: readonly string[]): Record<string, number | null> {
-  return Object.fromEntries(keys.map((key) => [key, num(fields, key)]));
+/** `{ key: r.num(fields, key) }` for each key. */
+function pick(r: FieldReader, fields: Fields, keys: readonly string[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const key of keys) out[key] = r.num(fields, key, `metrics.${key}`);
+  return out;
 }
 
-function breakerStatus(state: string): ComponentStatus {
+/**
+ * Resilience4j's CircuitBreakersHealthIndicator: CLOSED `UP`, OPEN `CIRCUIT_OPEN`, HALF_OPEN
+ * `CIRCUIT_HALF_OPEN`; OPEN is `DOWN` only for a breaker that opted in with
+ * `allowHealthIndicatorToFail`. FORCED_OPEN refuses calls as OPEN does and is shown alike;
+ * METRICS_ONLY and DISABLED permit every call: `UP`.
+ */
+function breakerStatus(r: FieldReader, state: string, allowToFail: boolean): ComponentStatus {
   switch (state) {
     case 'CLOSED':
     case 'METRICS_ONLY':
@@ -74,122 +66,112 @@ function breakerStatus(state: string): ComponentStatus {
       return 'UP';
     case 'OPEN':
     case 'FORCED_OPEN':
-      return 'DOWN';
+      return allowToFail ? 'DOWN' : 'CIRCUIT_OPEN';
+    case 'HALF_OPEN':
+      return 'CIRCUIT_HALF_OPEN';
     default:
-      return 'UNKNOWN'; // HALF_OPEN, or a state this snapshot does not know
+      r.note(`state '${state}' is not one health() knows`);
+      return 'UNKNOWN';
   }
 }
 
-function circuitBreaker(component: object, m: Fields): CircuitBreakerHealth {
-  const rawState = read(component, 'state');
+function circuitBreaker(r: FieldReader, component: object, m: Fields): Judged {
+  const rawState = r.get(component, 'state');
+  if (typeof rawState !== 'string') r.note(`state is not a string (got ${describeSafely(rawState)})`);
   const state = typeof rawState === 'string' ? rawState : 'UNKNOWN';
-  const config = read(component, 'config');
+  const config = r.get(component, 'config');
   const thresholds: { failureRateThreshold?: number; slowCallRateThreshold?: number } = {};
+  let allowToFail = false;
   if (typeof config === 'object' && config !== null) {
-    const f = num(config, 'failureRateThreshold');
-    const s = num(config, 'slowCallRateThreshold');
+    const f = r.num(config, 'failureRateThreshold', 'config.failureRateThreshold');
+    const s = r.num(config, 'slowCallRateThreshold', 'config.slowCallRateThreshold');
     if (f !== null) thresholds.failureRateThreshold = f;
     if (s !== null) thresholds.slowCallRateThreshold = s;
+    allowToFail = r.get(config, 'allowHealthIndicatorToFail', 'config.allowHealthIndicatorToFail') === true;
   }
-  return {
-    status: breakerStatus(state),
+  const fields = {
     state,
-    failureRate: num(m, 'failureRate'),
-    slowCallRate: num(m, 'slowCallRate'),
-    bufferedCalls: num(m, 'numberOfBufferedCalls'),
-    failedCalls: num(m, 'numberOfFailedCalls'),
-    slowCalls: num(m, 'numberOfSlowCalls'),
-    slowFailedCalls: num(m, 'numberOfSlowFailedCalls'),
-    notPermittedCalls: num(m, 'numberOfNotPermittedCalls'),
+    failureRate: r.num(m, 'failureRate', 'metrics.failureRate'),
+    slowCallRate: r.num(m, 'slowCallRate', 'metrics.slowCallRate'),
+    bufferedCalls: r.num(m, 'numberOfBufferedCalls', 'metrics.numberOfBufferedCalls'),
+    failedCalls: r.num(m, 'numberOfFailedCalls', 'metrics.numberOfFailedCalls'),
+    slowCalls: r.num(m, 'numberOfSlowCalls', 'metrics.numberOfSlowCalls'),
+    slowFailedCalls: r.num(m, 'numberOfSlowFailedCalls', 'metrics.numberOfSlowFailedCalls'),
+    notPermittedCalls: r.num(m, 'numberOfNotPermittedCalls', 'metrics.numberOfNotPermittedCalls'),
     ...thresholds,
   };
-}
-
-/** A number as read (±Infinity kept, for judging); anything else is NaN, which passes no comparison. */
-function raw(fields: object, key: string): number {
-  const value = read(fields, key);
-  return typeof value === 'number' ? value : NaN;
+  return { status: breakerStatus(r, state, allowToFail), fields };
 }
 
 const BULKHEAD_FIELDS = ['availableConcurrentCalls', 'maxAllowedConcurrentCalls', 'waitingCalls'];
 const POOL_FIELDS = ['coreThreadPoolSize', 'threadPoolSize', 'maximumThreadPoolSize', 'activeCount', 'queueDepth', 'queueCapacity', 'remainingQueueCapacity'];
 const LIMITER_FIELDS = ['availablePermissions', 'numberOfWaitingCalls'];
 
-function bulkhead(m: Fields): BulkheadHealth {
-  const status = raw(m, 'availableConcurrentCalls') > 0 ? 'UP' : 'UNKNOWN';
-  return { status, ...pick(m, BULKHEAD_FIELDS) } as BulkheadHealth;
+function bulkhead(r: FieldReader, m: Fields): Judged {
+  const fields = pick(r, m, BULKHEAD_FIELDS);
+  return { status: r.raw(m, 'availableConcurrentCalls', 'metrics.availableConcurrentCalls') > 0 ? 'UP' : 'UNKNOWN', fields };
 }
 
-function poolBulkhead(m: Fields): PoolBulkheadHealth {
+function poolBulkhead(r: FieldReader, m: Fields): Judged {
+  const fields = pick(r, m, POOL_FIELDS);
   // Java's admission rule refuses only when every worker is busy and the queue is full.
-  const room = raw(m, 'remainingQueueCapacity') > 0 || raw(m, 'activeCount') < raw(m, 'maximumThreadPoolSize');
-  return { status: room ? 'UP' : 'UNKNOWN', ...pick(m, POOL_FIELDS) } as PoolBulkheadHealth;
+  const room =
+    r.raw(m, 'remainingQueueCapacity', 'metrics.remainingQueueCapacity') > 0 ||
+    r.raw(m, 'activeCount', 'metrics.activeCount') < r.raw(m, 'maximumThreadPoolSize', 'metrics.maximumThreadPoolSize');
+  return { status: room ? 'UP' : 'UNKNOWN', fields };
 }
 
-function rateLimiter(m: Fields): RateLimiterHealth {
+function rateLimiter(r: FieldReader, m: Fields): Judged {
+  const fields = pick(r, m, LIMITER_FIELDS);
   // Resilience4j's RateLimitersHealthIndicator: UP while a permission is left or nobody waits.
-  const up = raw(m, 'availablePermissions') > 0 || raw(m, 'numberOfWaitingCalls') === 0;
-  return { status: up ? 'UP' : 'UNKNOWN', ...pick(m, LIMITER_FIELDS) } as RateLimiterHealth;
+  const up = r.raw(m, 'availablePermissions', 'metrics.availablePermissions') > 0 || r.raw(m, 'numberOfWaitingCalls', 'metrics.numberOfWaitingCalls') === 0;
+  return { status: up ? 'UP' : 'UNKNOWN', fields };
 }
 
-function counters(m: Fields): CountersHealth {
-  return { ...jsonSafe(m, true), status: 'UP' } as CountersHealth;
+function counters(r: FieldReader, m: Fields): Judged {
+  return { status: 'UP', fields: jsonSafe(r, m, true) };
 }
 
-/** Which category a kind goes to, and how its entry is built from the component and its metrics. */
-const KINDS: Readonly<Record<string, readonly [keyof Components, (component: object, m: Fields) => unknown]>> = {
+/** Which category a kind goes to, and how its entry is judged from the component and its metrics. */
+const KINDS: Readonly<Record<string, readonly [Exclude<Category, 'others'>, (r: FieldReader, component: object, m: Fields) => Judged]>> = {
   circuitBreaker: ['circuitBreakers', circuitBreaker],
-  bulkhead: ['bulkheads', (_, m) => bulkhead(m)],
-  poolBulkhead: ['threadPoolBulkheads', (_, m) => poolBulkhead(m)],
-  rateLimiter: ['rateLimiters', (_, m) => rateLimiter(m)],
-  retry: ['retries', (_, m) => counters(m)],
-  timeLimiter: ['timeLimiters', (_, m) => counters(m)],
+  bulkhead: ['bulkheads', (r, _, m) => bulkhead(r, m)],
+  poolBulkhead: ['threadPoolBulkheads', (r, _, m) => poolBulkhead(r, m)],
+  rateLimiter: ['rateLimiters', (r, _, m) => rateLimiter(r, m)],
+  retry: ['retries', (r, _, m) => counters(r, m)],
+  timeLimiter: ['timeLimiters', (r, _, m) => counters(r, m)],
 };
 
-/** `component.name` as a string; a name that cannot be read or turned into one is `'?'`. */
-function nameOf(component: object): string {
-  const name = read(component, 'name');
+/** `component.name` as a string; a name that cannot be read or turned into one is `'?'` (and noted). */
+function nameOf(r: FieldReader, component: object): string {
   try {
+    const name = (component as { name?: unknown }).name;
     return typeof name === 'string' ? name : String(name);
-  } catch {
+  } catch (error) {
+    r.note(`name could not be read: ${describeError(error)}`);
     return '?';
   }
 }
 
-function isRegistry(value: object): value is { all(): unknown } {
-  return value instanceof Registry || (typeof read(value, 'all') === 'function' && typeof read(value, 'execute') !== 'function');
+/** `component.metrics` when it is a plain object; otherwise `undefined`, noted (a known kind cannot be judged without them). */
+function metricsOf(r: FieldReader, component: object): Fields | undefined {
+  const metrics = r.get(component, 'metrics');
+  if (r.isPlainObject(metrics, 'metrics')) return metrics;
+  if (r.reason === undefined) r.note(`metrics are not a plain object (got ${describeSafely(metrics)})`);
+  return undefined;
 }
 
-/** Every component given: registries and arrays opened, each instance once, in the order given. */
-function collect(inputs: readonly unknown[]): object[] {
-  const seen = new Set<object>();
-  const order: object[] = [];
-  const visit = (input: unknown, depth: number): void => {
-    if (typeof input !== 'object' || input === null || seen.has(input)) return;
-    seen.add(input);
-    if (!Array.isArray(input) && !isRegistry(input)) {
-      order.push(input);
-      return;
-    }
-    let members: unknown = input;
-    if (!Array.isArray(input)) {
-      try {
-        members = input.all();
-      } catch {
-        members = [];
-      }
-    }
-    if (depth < 2 && Array.isArray(members)) for (const member of members) visit(member, depth + 1);
-  };
-  for (const input of inputs) visit(input, 0);
-  return order;
-}
-
-/** Puts `value` under `name`, or `name#2`, `name#3`… when another instance already has it (`__proto__` included). */
-function put(into: Record<string, unknown>, name: string, value: unknown): void {
-  let key = name;
-  for (let n = 2; Object.hasOwn(into, key); n += 1) key = `${name}#${n}`;
-  Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
+/** The entry of a component of a kind health() does not know: not judged, unless it cannot be read. */
+function other(r: FieldReader, component: object, kind: string): OtherComponentHealth {
+  const metrics = r.get(component, 'metrics');
+  const copied = r.isPlainObject(metrics, 'metrics') ? jsonSafe(r, metrics) : undefined;
+  const entry: { -readonly [K in keyof OtherComponentHealth]: OtherComponentHealth[K] } = { kind };
+  if (copied !== undefined && r.reason === undefined) entry.metrics = copied;
+  if (r.reason !== undefined) {
+    entry.status = 'UNKNOWN';
+    entry.reason = r.reason;
+  }
+  return entry;
 }
 
 /**
@@ -197,59 +179,67 @@ function put(into: Record<string, unknown>, name: string, value: unknown): void 
  * its instances at the time of the call). Each component is read by its shape: `kind`
  * `'circuitBreaker'`, `'bulkhead'`, `'poolBulkhead'`, `'rateLimiter'`, `'retry'`, `'timeLimiter'`
  * go to their category with a status; any other kind (or an object without one) goes to `others`
- * with its plain-object `metrics`, unjudged. A component whose `metrics` throw or are not a plain
- * object is `UNKNOWN`. The same instance given twice (itself and through its registry) appears
- * once; two instances with the same name in one category are keyed `name` and `name#2`. The
- * overall status: `DOWN` when there is a breaker and every breaker is OPEN or FORCED_OPEN,
- * `DEGRADED` when any judged component is not `UP`, else `UP`. Never throws.
+ * with its plain-object `metrics`, unjudged. A breaker OPEN or FORCED_OPEN is `CIRCUIT_OPEN`,
+ * HALF_OPEN `CIRCUIT_HALF_OPEN` — `DOWN` only for a breaker whose `config.allowHealthIndicatorToFail`
+ * is `true`. A component that cannot be read (a getter that throws, a revoked Proxy, metrics that
+ * are not a plain object, a state it does not know) is `UNKNOWN` with a `reason`. The same
+ * instance given twice (itself and through its registry) appears once; two instances with the
+ * same name in one category are keyed `name` and `name#2`. The overall status: `DOWN` when an
+ * opted-in breaker is `DOWN`, `DEGRADED` when any component is not `UP`, else `UP`. Never throws;
+ * linear in the number of components.
  *
  * @example
  * ```ts
- * const snapshot = health(breakerRegistry, bulkhead, limiter);
- * snapshot.status;                                  // 'UP' | 'DEGRADED' | 'DOWN'
- * snapshot.components.circuitBreakers['pg']?.state; // 'OPEN'
- * http.createServer((req, res) => res.end(JSON.stringify(health(breakerRegistry)))).listen(8080);
+ * health(breakerRegistry, bulkhead, limiter).components.circuitBreakers['pg']?.status; // 'CIRCUIT_OPEN'
+ * http.createServer((req, res) => {
+ *   const snapshot = health(breakerRegistry, bulkhead, limiter);
+ *   res.writeHead(snapshot.status === 'DOWN' ? 503 : 200).end(JSON.stringify(snapshot)); // DEGRADED: 200
+ * }).listen(8080);
  * ```
  */
 export function health(...componentsOrRegistries: readonly unknown[]): HealthSnapshot {
-  const components: Components = { circuitBreakers: {}, bulkheads: {}, threadPoolBulkheads: {}, rateLimiters: {}, retries: {}, timeLimiters: {}, others: {} };
-  let judged = 0;
+  const categories: Record<Category, NamedEntries> = {
+    circuitBreakers: new NamedEntries(),
+    bulkheads: new NamedEntries(),
+    threadPoolBulkheads: new NamedEntries(),
+    rateLimiters: new NamedEntries(),
+    retries: new NamedEntries(),
+    timeLimiters: new NamedEntries(),
+    others: new NamedEntries(),
+  };
   let notUp = 0;
-  let breakers = 0;
-  let breakersDown = 0;
-  for (const component of collect(componentsOrRegistries)) {
-    const name = nameOf(component);
-    const rawKind = read(component, 'kind');
+  let down = 0;
+  for (const { value: component, problem } of collect(componentsOrRegistries)) {
+    const r = new FieldReader();
+    if (problem !== undefined) r.note(problem.reason);
+    const name = nameOf(r, component);
+    // What it is: a component whose kind cannot be read is listed under others, UNKNOWN.
+    const kindReader = new FieldReader();
+    const rawKind = problem === undefined ? kindReader.get(component, 'kind') : problem.kind;
+    if (rawKind !== undefined && typeof rawKind !== 'string') kindReader.note(`kind is not a string (got ${describeSafely(rawKind)})`);
     const kind = typeof rawKind === 'string' ? rawKind : 'unknown';
-    const known = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-    const metrics = metricsOf(component);
+    const readable = problem === undefined && kindReader.reason === undefined;
+    if (kindReader.reason !== undefined) r.note(kindReader.reason);
+    const known = readable && Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
     if (known === undefined) {
-      let copied: ReturnType<typeof jsonSafe> | undefined;
-      try {
-        copied = metrics === undefined ? undefined : jsonSafe(metrics);
-      } catch {
-        copied = undefined;
-      }
-      put(components.others, name, copied === undefined ? { kind } : { kind, metrics: copied });
+      const entry = readable ? other(r, component, kind) : { kind, status: 'UNKNOWN' as const, reason: r.reason! };
+      categories.others.put(name, entry);
+      if (entry.status !== undefined) notUp += 1;
       continue;
     }
-    const [category, build] = known;
-    let entry: { status: ComponentStatus };
-    try {
-      entry = build(component, metrics ?? {}) as { status: ComponentStatus };
-      if (metrics === undefined) entry.status = 'UNKNOWN'; // nothing to judge it by
-    } catch {
-      entry = build(component, {}) as { status: ComponentStatus }; // hostile metrics (a Proxy): every field null
-      entry.status = 'UNKNOWN';
-    }
-    put(components[category], name, entry);
-    judged += 1;
-    if (entry.status !== 'UP') notUp += 1;
-    if (category === 'circuitBreakers') {
-      breakers += 1;
-      if (entry.status === 'DOWN') breakersDown += 1;
-    }
+    const [category, judge] = known;
+    const metrics = metricsOf(r, component);
+    const judged = judge(r, component, metrics ?? {});
+    const status = r.reason === undefined ? judged.status : 'UNKNOWN';
+    // status (and reason) first, and never replaced by a counter of the same name.
+    const entry: Record<string, unknown> = r.reason === undefined ? { status, ...judged.fields } : { status, reason: r.reason, ...judged.fields };
+    entry['status'] = status;
+    if (r.reason !== undefined) entry['reason'] = r.reason;
+    categories[category].put(name, entry);
+    if (status !== 'UP') notUp += 1;
+    if (status === 'DOWN') down += 1;
   }
-  const status: HealthStatus = breakers > 0 && breakersDown === breakers ? 'DOWN' : judged > 0 && notUp > 0 ? 'DEGRADED' : 'UP';
-  return { status, components: components as HealthSnapshot['components'] };
+  const status: HealthStatus = down > 0 ? 'DOWN' : notUp > 0 ? 'DEGRADED' : 'UP';
+  const components = Object.fromEntries(Object.entries(categories).map(([category, named]) => [category, named.entries]));
+  return { status, components: components as unknown as HealthSnapshot['components'] };
 }

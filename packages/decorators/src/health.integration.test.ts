@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Fallback } from './index.js';
 
 describe('health() of real components', () => {
-  it('an exact, JSON-safe snapshot after scripted calls: one breaker open → DEGRADED, every breaker open → DOWN', async () => {
+  it('an exact, JSON-safe snapshot after scripted calls: one breaker open → DEGRADED, every breaker open → still DEGRADED (never DOWN without allowHealthIndicatorToFail)', async () => {
     const clock = new VirtualClock();
     const breakers = new CircuitBreakerRegistry({ defaultConfig: { slidingWindowSize: 4, minimumNumberOfCalls: 4, clock } });
     const pg = breakers.get('pg');
@@ -52,7 +52,7 @@ describe('health() of real components', () => {
       components: {
         circuitBreakers: {
           pg: {
-            status: 'DOWN',
+            status: 'CIRCUIT_OPEN',
             state: 'OPEN',
             failureRate: 75,
             slowCallRate: 0,
@@ -107,9 +107,10 @@ describe('health() of real components', () => {
     });
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
 
-    // Every breaker open → DOWN, whatever the bulkheads and limiters say.
+    // Every breaker open → still DEGRADED: a readiness probe must not pull the instance for it.
     redis.transitionToForcedOpenState();
-    expect(health(breakers, db, api).status).toBe('DOWN');
+    expect(health(breakers, db, api).status).toBe('DEGRADED');
+    expect(health(breakers).components.circuitBreakers['redis']!.status).toBe('CIRCUIT_OPEN');
 
     // Everything given back and closed again → UP.
     db.onComplete();
