@@ -116,7 +116,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
   /**
    * The breaker's state as a plain, JSON-safe, versioned object ({@link CircuitBreakerSnapshot}) for
    * {@link CircuitBreaker.restore}; times in it are wall-clock times read from `options.wallClock`
-   * (default `Date.now`). Changes nothing but moving a time window to now, as reading `metrics` does.
+   * (default: the clock's `wallNow()`, `Date.now` on `systemClock`). Changes nothing but moving a time window to now, as reading `metrics` does.
    *
    * @example
    * ```ts
@@ -124,7 +124,7 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
    * ```
    */
   snapshot(options?: SnapshotOptions): CircuitBreakerSnapshot {
-    return takeSnapshot(this.#machine, readWallClock(this.#source, 'snapshot(options)', options));
+    return takeSnapshot(this.#machine, readWallClock(this.#source, 'snapshot(options)', options, this.#machine.clock));
   }
 
   /** Subscribes to one event type (an unknown one is a `TypeError`), or to all with `'*'`; returns the unsubscribe function. */

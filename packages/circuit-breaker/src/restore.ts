@@ -17,7 +17,7 @@ import type { TimeWindow } from './windows/time-window.js';
 // decide is moved to the OPEN or CLOSED they decide.
 
 /**
- * Options of `CircuitBreaker.restore()`: `wallClock` as for `snapshot()` (default `Date.now`), and
+ * Options of `CircuitBreaker.restore()`: `wallClock` as for `snapshot()` (default: the clock's `wallNow()`), and
  * `stateOnly: true` to restore only the state, the opening attempt and the deadlines, with fresh
  * metrics — what a snapshot whose window does not fit the config (another window type or size,
  * another number of half-open permits) can still give.
@@ -40,7 +40,7 @@ const WALL_NOISE = 1e-3;
 /** Lays `value` (an untrusted snapshot) onto `machine`, the state machine of a breaker just built. Publishes nothing. */
 export function restoreInto(machine: CircuitStateMachine, value: unknown, options: RestoreOptions | undefined): void {
   const prefix = `${machine.source}: restore(name, config, snapshot): `;
-  const wall = readWallClock(machine.source, 'restore(name, config, snapshot, options)', options);
+  const wall = readWallClock(machine.source, 'restore(name, config, snapshot, options)', options, machine.clock);
   const stateOnly = options?.stateOnly ?? false;
   if (typeof stateOnly !== 'boolean') throw new TypeError(`${prefix}option stateOnly must be a boolean, got ${describeValue(stateOnly)}`);
   const snapshot = checkSnapshot(prefix, value);

@@ -1,4 +1,4 @@
-import type { VirtualClock } from '@breakwater/core';
+import { VirtualClock } from '@breakwater/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
@@ -305,6 +305,27 @@ describe('snapshot and restore, state by state', () => {
       restored.reset();
     }
     breaker.reset();
+  });
+});
+
+describe('snapshot and restore: the default wall clock is the breaker clock\'s', () => {
+  it('reads wallNow() of a VirtualClock, so an OPEN deadline carries over with no wallClock option', async () => {
+    const config: CircuitBreakerConfig = { slidingWindowSize: 2, minimumNumberOfCalls: 2, waitDurationInOpenState: 5000 };
+    const clock = trackedClock();
+    const breaker = new CircuitBreaker('pg', { ...config, clock });
+    fail(breaker, 2);
+    await clock.advance(1000);
+    const snapshot = breaker.snapshot();
+    expect(snapshot.takenAt).toBe(VirtualClock.DEFAULT_WALL_START + 1000);
+    // A new process whose virtual wall time is 3 s later: 1 s of the 5 s wait is left.
+    const clock2 = new VirtualClock(0, { wallStart: VirtualClock.DEFAULT_WALL_START + 4000 });
+    const restored = CircuitBreaker.restore('pg', { ...config, clock: clock2 }, JSON.parse(JSON.stringify(snapshot)) as CircuitBreakerSnapshot);
+    await clock2.advance(1000);
+    expect(restored.tryAcquirePermission()).toBe(false);
+    await clock2.advance(1);
+    expect(restored.tryAcquirePermission()).toBe(true);
+    expect(restored.state).toBe('HALF_OPEN');
+    restored.releasePermission();
   });
 });
 

@@ -1,4 +1,4 @@
-import { describeValue } from '@breakwater/core';
+import { describeValue, wallTime, type Clock } from '@breakwater/core';
 import type { StateMetrics } from './metrics.js';
 import type { CircuitStateMachine } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';
@@ -94,8 +94,9 @@ export interface TimeBucketSnapshot {
 
 /**
  * Options of `breaker.snapshot()` and `CircuitBreaker.restore()`: `wallClock` reads wall-clock
- * time in ms since the Unix epoch (default `Date.now`); the breaker's own clock is monotonic and
- * means nothing in another process. Tests on a `VirtualClock` pass one that follows it.
+ * time in ms since the Unix epoch (default: the breaker clock's `wallNow()`, which is `Date.now`
+ * on `systemClock` and follows `now()` on a `VirtualClock`; `Date.now` for a clock without one);
+ * the breaker's own `now()` is monotonic and means nothing in another process.
  *
  * @example
  * ```ts
@@ -108,12 +109,12 @@ export interface SnapshotOptions {
   readonly wallClock?: (() => number) | undefined;
 }
 
-/** `wallClock()` of the options (`Date.now` by default), checked: a finite number. */
-export function readWallClock(source: string, method: string, options: SnapshotOptions | undefined): number {
+/** `wallClock()` of the options (the wall time of `clock` by default: `wallTime(clock)`), checked: a finite number. */
+export function readWallClock(source: string, method: string, options: SnapshotOptions | undefined, clock: Clock): number {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new TypeError(`${source}: ${method} options must be an object, got ${describeValue(options)}`);
   }
-  const wallClock = options?.wallClock ?? Date.now;
+  const wallClock = options?.wallClock ?? (() => wallTime(clock));
   if (typeof wallClock !== 'function') throw new TypeError(`${source}: ${method} option wallClock must be a function, got ${describeValue(wallClock)}`);
   const wall = wallClock();
   if (typeof wall !== 'number' || !Number.isFinite(wall)) {
