@@ -40,6 +40,9 @@ export class FleetMember {
   #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
+  /** Whether a read for a notice is in flight, and whether another notice came meanwhile. */
+  #reading = false;
+  #readAgain = false;
   /** The unknown `override` value last reported, '' when the last reply had none. */
   #badOverride = '';
   readonly #unsubscribe: () => void;
@@ -55,18 +58,40 @@ export class FleetMember {
     this.#unsubscribe = breaker.on('stateTransition', (e) => this.#onTransition(e));
   }
 
-  // ——— Reading the fleet state (attach, recovery) ———
+  // ——— Reading the fleet state (attach, recovery, a notice on the channel) ———
 
-  async read(): Promise<void> {
+  /**
+   * Reads the fleet state and applies it if its `ver` is newer than what was applied (or as new,
+   * with `equalToo`: attach, recovery, a script that found the state moved on).
+   */
+  async read(equalToo = true): Promise<void> {
     const reply = await this.ctx.store.run(READ, this.keys, []);
     if (reply === undefined || this.#detached) return;
     const [override, remaining, ver, ignored] = reply as [string, number, number, unknown];
     this.#ignoredOverride(ignored);
-    if (!this.#newer(ver, true)) return;
+    if (!this.#newer(ver, equalToo)) return;
     if (override === 'FORCED_OPEN' || override === 'DISABLED') return this.#override(override);
     if (this.mode === 'override') this.#override(null);
     if (remaining >= 0) this.#fleetOpen(remaining);
     else if (this.mode === 'held' || this.mode === 'trial') this.#fleetClosed();
+  }
+
+  /**
+   * A notice of a change: one read at a time; notices that come meanwhile make one more read after
+   * it. A burst of messages (forged ones included) costs at most two reads.
+   */
+  #reread(): void {
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = true;
+    void this.read(false).finally(() => {
+      this.#reading = false;
+      if (!this.#readAgain || this.#detached) return;
+      this.#readAgain = false;
+      this.#reread();
+    });
   }
 
   /** Redis restarted or came back: its `ver` may start over; the next read is the truth. */
@@ -100,11 +125,10 @@ export class FleetMember {
       this.#emit('peerOpened', { breakerName: this.#name, instanceId: m.from, count: m.count, quorum: this.ctx.quorum });
       return;
     }
-    if (!this.#newer(m.ver, false)) return;
-    if (m.t === 'override') return this.#override(m.state === '' ? null : m.state);
-    if (m.from === this.ctx.instanceId) return; // applied from the script's reply already
-    if (m.t === 'open') this.#fleetOpen(m.remaining);
-    else this.#fleetClosed();
+    // A state change, as the message claims it: the store says what it is (a version is believed
+    // only as far as the store confirms it, so a forged message cannot pin this instance).
+    if (m.ver <= this.#ver || m.from === this.ctx.instanceId) return; // applied already (a reply, an earlier read)
+    this.#reread();
   }
 
   // ——— The breaker's own transitions ———

@@ -1,12 +1,14 @@
-// The messages of the fleet channel, as the scripts publish them (cjson). A message that does not
-// parse, or does not have this shape, is ignored: the channel is Redis's, anyone could publish on it.
+// The messages of the fleet channel, as the scripts publish them (cjson). The channel is Redis's:
+// anyone can PUBLISH on it, so a message is only a notice. An opening below quorum is told as
+// such (`peerOpened`, an event that moves nothing); a state change (`open`, `closed`, `override`)
+// is read as "the fleet state changed, at version `ver`": the instance re-reads the state from
+// Redis and applies what the store says, never what the message says. A message that does not
+// parse, or does not have this shape, is ignored.
 
-/** A state change of the fleet, or an opening below quorum. `ver` orders state changes. */
+/** An opening below quorum, or a notice that the fleet state changed (`from`: the instance that changed it, if one did). */
 export type FleetMessage =
   | { readonly t: 'opened'; readonly from: string; readonly count: number; readonly ver: number }
-  | { readonly t: 'open'; readonly from: string; readonly remaining: number; readonly ver: number; readonly count: number }
-  | { readonly t: 'closed'; readonly from: string; readonly ver: number }
-  | { readonly t: 'override'; readonly state: 'FORCED_OPEN' | 'DISABLED' | ''; readonly ver: number };
+  | { readonly t: 'changed'; readonly from: string | undefined; readonly ver: number };
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -19,16 +21,16 @@ export function parseMessage(raw: string): FleetMessage | undefined {
   } catch {
     return undefined;
   }
-  if (!num(m['ver'])) return undefined;
+  const ver = m['ver'];
+  if (!num(ver)) return undefined;
+  const from = typeof m['from'] === 'string' ? m['from'] : undefined;
   switch (m['t']) {
     case 'opened':
-      return typeof m['from'] === 'string' && num(m['count']) ? (m as FleetMessage) : undefined;
+      return from !== undefined && num(m['count']) ? { t: 'opened', from, count: m['count'], ver } : undefined;
     case 'open':
-      return typeof m['from'] === 'string' && num(m['remaining']) && m['remaining'] >= 0 ? (m as FleetMessage) : undefined;
     case 'closed':
-      return typeof m['from'] === 'string' ? (m as FleetMessage) : undefined;
     case 'override':
-      return m['state'] === 'FORCED_OPEN' || m['state'] === 'DISABLED' || m['state'] === '' ? (m as FleetMessage) : undefined;
+      return { t: 'changed', from, ver };
     default:
       return undefined;
   }
