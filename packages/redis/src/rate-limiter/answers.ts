@@ -1,7 +1,7 @@
 import type { RequestNotPermittedError } from '@breakwater/core';
 import type { Batch, BatchTarget, Call } from './batch.js';
 import type { Fallback } from './fallback.js';
-import { replyOf, type ScriptReply } from './script.js';
+import { REPLY_HEAD, replyOf, type ScriptReply } from './reply.js';
 import type { Store } from './store.js';
 import type { Reservation } from './waiters.js';
 
@@ -49,7 +49,7 @@ export class Answers implements BatchTarget {
 
   answered(call: Call, raw: readonly number[], i: number, seq: number, batch: Batch): void {
     const kind = call.kind;
-    const w = raw[3 + 2 * i]!;
+    const w = raw[REPLY_HEAD + 2 * i]!;
     if (kind === 'acquire' || kind === 'reserve') {
       const permits = call.permits;
       if (w < 0) {
@@ -60,7 +60,7 @@ export class Answers implements BatchTarget {
       const waitMs = w / 1000;
       const cycle = raw[0]!;
       // The permits' cycle: the one the wait ends in (state.ts's waitForPermits: full cycles + 1).
-      const grantCycle = waitMs > 0 ? cycle + Math.floor((-raw[4 + 2 * i]! - 1) / batch.limit) + 1 : cycle;
+      const grantCycle = waitMs > 0 ? cycle + Math.floor((-raw[REPLY_HEAD + 1 + 2 * i]! - 1) / batch.limit) + 1 : cycle;
       if (kind === 'reserve' || waitMs === 0) {
         this.#o.granted(permits, waitMs, grantCycle);
         return call.resolve(kind === 'reserve' ? waitMs : undefined);

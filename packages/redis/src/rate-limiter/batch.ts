@@ -1,4 +1,5 @@
-import type { Store } from './store.js';
+import { checkReply, REPLY_HEAD } from './reply.js';
+import type { ReplyCheck, Store } from './store.js';
 
 /** What a {@link Call} asks of Redis: a reservation awaited by `acquirePermission` or returned by `reservePermission`, a look (`fetchMetrics`), a drain, a give-back. */
 export type CallKind = 'acquire' | 'reserve' | 'look' | 'drain' | 'giveBack';
@@ -44,13 +45,15 @@ export const MAX_BATCH = 256;
 export interface Header {
   readonly limit: number;
   readonly period: number;
+  /** The reservations' timeout, ms (`Infinity`: none). */
+  readonly timeout: number;
   readonly limitArg: string;
   readonly periodArg: string;
   readonly timeoutArg: string;
 }
 
 /** The operations sent together, with the header they share and the time (`''`: Redis `TIME`). */
-export class Batch {
+export class Batch implements ReplyCheck {
   readonly calls: Call[] = [];
   constructor(
     readonly header: Header,
@@ -65,6 +68,11 @@ export class Batch {
 
   get period(): number {
     return this.header.period;
+  }
+
+  /** The script's reply to this batch, checked (`checkReply`): throws when it is not one the script gives. */
+  check(raw: unknown): number[] {
+    return checkReply(raw, this.calls, this.header.timeout, this.header.period);
   }
 
   /** The script's ARGV: the header, then each operation. */
@@ -128,7 +136,7 @@ export class Batcher {
   #send(batch: Batch): void {
     this.#pending = undefined;
     const calls = batch.calls;
-    this.#store.send(batch.argv(this.#minTtl), calls.length, batch.startedAt, (raw) => {
+    this.#store.send(batch.argv(this.#minTtl), batch, batch.startedAt, (raw) => {
       const target = this.#target;
       if (raw === undefined) {
         for (const call of calls) {
@@ -146,7 +154,7 @@ export class Batcher {
       let seq = raw[2]!;
       for (let i = 0; i < calls.length; i++) {
         const call = calls[i]!;
-        const w = raw[3 + 2 * i]!;
+        const w = raw[REPLY_HEAD + 2 * i]!;
         const kind = call.kind;
         if (kind === 'giveBack' ? w === 1 : kind === 'drain' ? w > 0 : kind !== 'look' && w >= 0) seq += 1;
         try {

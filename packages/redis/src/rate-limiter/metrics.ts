@@ -1,6 +1,6 @@
 import type { RedisRateLimiterMetrics } from './events.js';
 import type { Fallback } from './fallback.js';
-import type { ScriptReply } from './script.js';
+import type { ScriptReply } from './reply.js';
 
 /**
  * A RedisRateLimiter's metrics: during an outage the fallback's (the local limiter's figures, or

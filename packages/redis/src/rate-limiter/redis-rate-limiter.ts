@@ -298,5 +298,5 @@ export class RedisRateLimiter implements Policy {
 
 /** A batch's header (a timeout of `Infinity` is `1e300`: Lua's tonumber has no `Infinity`). */
 function headerOf(limit: number, period: number, timeout: number): Header {
-  return { limit, period, limitArg: String(limit), periodArg: String(period), timeoutArg: timeout === Infinity ? '1e300' : String(timeout) };
+  return { limit, period, timeout, limitArg: String(limit), periodArg: String(period), timeoutArg: timeout === Infinity ? '1e300' : String(timeout) };
 }

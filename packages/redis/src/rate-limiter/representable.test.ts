@@ -4,7 +4,7 @@ import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import type { ScriptClient } from './script.js';
+import { MAX_WAIT_MS, type ScriptClient } from './script.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
 
 // A permit count whose wait the store cannot represent (the script's waits are integers of µs and
@@ -78,10 +78,10 @@ redisSuite('RedisRateLimiter: permit counts and the waits they need', () => {
     controller.abort(new Error('gone'));
     await expect(waiting).rejects.toThrow('gone');
     // At the start of a cycle the same count would wait 500 ms longer than the store can represent:
-    // refused (nothing reserved) whatever timeoutDuration, never a store error.
+    // refused (nothing reserved) whatever timeoutDuration, never a store error; the wait it reports is capped at MAX_WAIT_MS.
     clock.set(1_000_500);
     const fresh = limiter(counted, clock);
-    await expect(fresh.acquirePermission(largest)).rejects.toMatchObject({ name: 'RequestNotPermittedError', waitMs: 9_007_199_255_000 });
+    await expect(fresh.acquirePermission(largest)).rejects.toMatchObject({ name: 'RequestNotPermittedError', waitMs: MAX_WAIT_MS });
     expect(await fresh.fetchMetrics()).toMatchObject({ store: 'redis', availablePermissions: 50 });
     await expect(fresh.acquirePermission(largest + 1)).rejects.toThrow(RangeError);
     expect(counted.calls).toBe(5); // reserve, acquire, its give-back, the refused acquire, fetchMetrics

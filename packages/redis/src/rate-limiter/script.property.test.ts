@@ -3,7 +3,8 @@ import { initialState, nextState, type RateLimiterState } from '@breakwater/rate
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { rateLimiterKey } from '../keys.js';
-import { checkReply, RATE_LIMITER_SCRIPT, replyOf } from './script.js';
+import { checkReply, replyOf } from './reply.js';
+import { RATE_LIMITER_SCRIPT } from './script.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
 
 // The Lua script against the in-process arithmetic (state.ts, origin at 0 = the Unix epoch) on
@@ -114,7 +115,8 @@ redisSuite('the rate limiter script against state.ts', () => {
             }
           }
           if (planned.length === 0) continue;
-          const raw = checkReply(await client.eval(RATE_LIMITER_SCRIPT, { keys: [key], arguments: argv }), planned.length);
+          const sent = planned.map(({ op: o }) => ({ code: o.kind === 'reserve' ? String(o.permits) : o.kind === 'drain' ? 'd' : o.kind === 'look' ? 'm' : 'g' }));
+          const raw = checkReply(await client.eval(RATE_LIMITER_SCRIPT, { keys: [key], arguments: argv }), sent, s.timeout, period);
           expect(raw[2]).toBe(seqBefore);
           // The replies, read as the limiter reads them (its sequence numbers counted as Batcher counts them).
           let got = raw[2]!;

@@ -58,6 +58,7 @@ export function maxPermits(limitForPeriod: number, limitRefreshPeriod: number): 
 export const RATE_LIMITER_SCRIPT = `
 local MAX_WAIT = ${MAX_WAIT_MS}
 local MAX_TTL = ${MAX_TTL_MS}
+local MAX_W = MAX_WAIT * 1000
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
@@ -120,7 +121,7 @@ while i <= last do
       p = p - permits
       seq = seq + 1
     else
-      w = -w
+      w = -math.min(w, MAX_W)
     end
     write = true
     i = i + 1
@@ -156,26 +157,6 @@ return out
  */
 export const RATE_LIMITER_SCRIPT_SHA = createHash('sha1').update(RATE_LIMITER_SCRIPT).digest('hex');
 
-/** What the script answered for one operation of a batch, parsed (what `metrics` shows). */
-export interface ScriptReply {
-  /** A reservation: the permits were reserved; `d`: permissions were drained; `g`: the permits came back. */
-  readonly done: boolean;
-  /** A reservation: the wait for the permits, ms (reserved or not); `d`: the permissions there were before. */
-  readonly waitMs: number;
-  /** The cycle of `now`, counted from the Unix epoch. */
-  readonly cycle: number;
-  /** Permissions left in `cycle` after the operation (negative: later cycles reserved). */
-  readonly permissions: number;
-  /** The key's sequence number after the operation (a reservation's own, for a give-back). */
-  readonly seq: number;
-  /** The time the script used, ms since the epoch (Redis `TIME`, or the `now` given). */
-  readonly now: number;
-  /** A reservation: the cycle the permits belong to (the cycle the wait ends in). */
-  readonly grantCycle: number;
-  /** The wait for one permit after the operation, ms (what `metrics.waitMs` shows). */
-  readonly waitOneMs: number;
-}
-
 /**
  * The part of a node-redis client (or cluster) a RedisRateLimiter uses: `createClient()` from
  * `redis` 6 satisfies it once connected.
@@ -195,28 +176,4 @@ export interface ScriptClient {
 /** Whether Redis answered `NOSCRIPT` (its script cache does not hold the script: restarted, failed over, flushed). */
 export function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith('NOSCRIPT');
-}
-
-/** The script's reply if it is one for `ops` operations (3 + 2 × ops integers); throws otherwise. */
-export function checkReply(reply: unknown, ops: number): number[] {
-  if (!Array.isArray(reply) || reply.length !== 3 + 2 * ops) throw new Error(`RedisRateLimiter: unexpected script reply ${JSON.stringify(reply)}`);
-  return reply as number[];
-}
-
-/**
- * Operation `i` (0-based) of a batch's reply as a {@link ScriptReply}: `op` is what was sent
- * (`'r'` for a reservation of `permits`), `seq` the sequence number after it (the reply's third
- * integer plus the operations done up to it), `limit` and `period` the batch's.
- */
-export function replyOf(raw: readonly number[], i: number, op: 'r' | 'm' | 'd' | 'g', seq: number, limit: number, period: number): ScriptReply {
-  const w = Number(raw[3 + 2 * i]);
-  const permissions = Number(raw[4 + 2 * i]);
-  const cycle = Number(raw[0]);
-  const now = Number(raw[1]) / 1000;
-  const waitMs = op === 'r' ? Math.abs(w) / 1000 : op === 'd' ? w : 0;
-  const done = op === 'r' ? w >= 0 : op === 'd' ? w > 0 : op === 'g' && w === 1;
-  // The permits' cycle: the one the wait ends in (state.ts's waitForPermits: full cycles + 1).
-  const grantCycle = op === 'r' && done && waitMs > 0 ? cycle + Math.floor((-permissions - 1) / limit) + 1 : cycle;
-  const waitOneMs = permissions >= 1 ? 0 : Math.floor(-permissions / limit) * period + ((cycle + 1) * period - now);
-  return { done, waitMs, cycle, permissions, seq, now, grantCycle, waitOneMs };
 }

@@ -1,6 +1,11 @@
 import { systemClock, type Clock } from '@breakwater/core';
 import { Deadlines, type InFlight } from './deadlines.js';
-import { checkReply, isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
+import { isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
+
+/** What checks a round trip's reply (its batch: see `checkReply`): the reply as numbers, or a throw (a store error). */
+export interface ReplyCheck {
+  check(raw: unknown): number[];
+}
 
 /** What {@link Store} tells its limiter. */
 export interface StoreListener {
@@ -79,13 +84,13 @@ export class Store {
   }
 
   /**
-   * Runs the script with `argv` (a batch of `ops` operations) in a round trip {@link open}ed at
-   * `startedAt` ({@link roundTripStart}); calls `resolve` once, with its reply, or with `undefined`
-   * when Redis did not answer within `commandTimeout` of `startedAt` or answered an error (the
-   * outage has been reported). `EVALSHA`, and `EVAL` on `NOSCRIPT`, which loads the script again.
+   * Runs the script with `argv` (a batch of operations) in a round trip {@link open}ed at
+   * `startedAt` ({@link roundTripStart}); calls `resolve` once, with its reply (as `batch` checked
+   * it), or with `undefined` when Redis did not answer within `commandTimeout` of `startedAt`,
+   * answered an error or a reply the script never gives (the outage has been reported). `EVALSHA`, and `EVAL` on `NOSCRIPT`, which loads the script again.
    * No promise of its own: an answer reaches the callers in as few hops as it can.
    */
-  send(argv: string[], ops: number, startedAt: number, resolve: (reply: number[] | undefined) => void): void {
+  send(argv: string[], batch: ReplyCheck, startedAt: number, resolve: (reply: number[] | undefined) => void): void {
     // No named closures here: a function expression bound to a name costs a defineProperty per
     // call when the source runs through esbuild's keepNames (tsx, vitest).
     const probe = this.#downSince !== undefined;
@@ -99,22 +104,22 @@ export class Store {
       return this.#refused(entry, probe, resolve, error);
     }
     sent.then(
-      (raw) => this.#answered(entry, probe, ops, resolve, raw),
+      (raw) => this.#answered(entry, probe, batch, resolve, raw),
       (error: unknown) => {
         if (!isNoScript(error) || !entry.linked) return this.#refused(entry, probe, resolve, error);
         client.eval(RATE_LIMITER_SCRIPT, options).then(
-          (raw) => this.#answered(entry, probe, ops, resolve, raw),
+          (raw) => this.#answered(entry, probe, batch, resolve, raw),
           (error2: unknown) => this.#refused(entry, probe, resolve, error2),
         );
       },
     );
   }
 
-  #answered(entry: InFlight, probe: boolean, ops: number, resolve: (reply: number[] | undefined) => void, raw: unknown): void {
+  #answered(entry: InFlight, probe: boolean, batch: ReplyCheck, resolve: (reply: number[] | undefined) => void, raw: unknown): void {
     if (!this.#deadlines.end(entry)) return;
     let reply: number[];
     try {
-      reply = checkReply(raw, ops);
+      reply = batch.check(raw);
     } catch (error) {
       return this.#fail(probe, resolve, error);
     }
