@@ -43,9 +43,9 @@ export interface CircuitBreakerHealth {
   readonly reason?: string;
   /** `breaker.state`: `'CLOSED'`, `'OPEN'`, `'HALF_OPEN'`, `'DISABLED'`, `'FORCED_OPEN'`, `'METRICS_ONLY'`. */
   readonly state: string;
-  /** Percent, −1 below the minimum number of calls. */
+  /** Percent, −1 below the minimum number of calls: the live window, which keeps changing while OPEN (calls in flight when it opened are recorded as they finish); the rate that opened it is on the `failureRateExceeded` event. */
   readonly failureRate: number | null;
-  /** Percent, −1 below the minimum number of calls. */
+  /** Percent, −1 below the minimum number of calls: the live window, as `failureRate` (the opening rate is on `slowCallRateExceeded`). */
   readonly slowCallRate: number | null;
   readonly bufferedCalls: number | null;
   readonly failedCalls: number | null;

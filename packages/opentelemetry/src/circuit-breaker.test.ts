@@ -1,4 +1,5 @@
-import { breakerOnClock, breakerOpenedByFailureRate, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, spiedBreaker } from '@breakwater/exporter-scenarios';
+import { readFileSync } from 'node:fs';
+import { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, spiedBreaker } from '@breakwater/exporter-scenarios';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
@@ -168,5 +169,28 @@ describe('circuit breaker instruments (SPEC §8)', () => {
     await reader.forceFlush();
     expect(lines(memory.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)))).toEqual([]);
     await provider.shutdown();
+  });
+});
+
+describe('README: the rates of an OPEN breaker are not the rates that opened it', () => {
+  it('says so, and it holds: late calls recorded while OPEN move the gauge to 25 %; 75 % is on the event, failure_rate on the transition', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('**The rates of an OPEN breaker are not the rates that opened it.**');
+    expect(readme).toContain('while the breaker is OPEN these gauges keep changing and can fall below the threshold');
+    expect(readme).toContain('The rate at the moment of opening is on the breaker\'s `failureRateExceeded` / `slowCallRateExceeded` event');
+
+    const { metrics, collect } = exporter();
+    const { exceeded, causes, lateCallsSucceed } = await breakerOpenThenLateCalls((b) => metrics.add(b));
+    const instruments = ['breakwater.circuitbreaker.failure_rate', 'breakwater.circuitbreaker.transitions'];
+    const open = 'breakwater.circuitbreaker.state{name="pg",state="open"} 1';
+    expect(await collect(...instruments, 'breakwater.circuitbreaker.state')).toEqual(expect.arrayContaining([open, 'breakwater.circuitbreaker.failure_rate{name="pg"} 75']));
+    await lateCallsSucceed();
+    expect(await collect('breakwater.circuitbreaker.state')).toContain(open);
+    expect(await collect(...instruments)).toEqual([
+      'breakwater.circuitbreaker.failure_rate{name="pg"} 25',
+      'breakwater.circuitbreaker.transitions{name="pg",from="closed",to="open",cause="failure_rate"} 1',
+    ]);
+    expect(exceeded).toEqual([75]);
+    expect(causes).toEqual(['CLOSED → OPEN: failure_rate']);
   });
 });

@@ -1,5 +1,6 @@
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { breakerOnClock, breakerOpenedByFailureRate, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, smallBreakerConfig as small, spiedBreaker } from '@breakwater/exporter-scenarios';
+import { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, smallBreakerConfig as small, spiedBreaker } from '@breakwater/exporter-scenarios';
+import { readFileSync } from 'node:fs';
 import { Registry, type OpenMetricsContentType } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
@@ -167,5 +168,29 @@ describe('circuit breaker series (SPEC §8)', () => {
     again();
     expect(stops[0]).toHaveBeenCalledTimes(1);
     expect(await scrape()).toEqual([]);
+  });
+});
+
+describe('README: the rates of an OPEN breaker are not the rates that opened it', () => {
+  it('says so, and it holds: late calls recorded while OPEN move the gauge to 25 %; 75 % is on the event, failure_rate on the transition', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('**The rates of an OPEN breaker are not the rates that opened it.**');
+    expect(readme).toContain('while the breaker is OPEN these gauges keep changing and can fall below the threshold');
+    expect(readme).toContain('The rate at the moment of opening is on the breaker\'s `failureRateExceeded` / `slowCallRateExceeded` event');
+    expect(readme).not.toMatch(/stay visible/);
+
+    const { metrics, scrape } = exporter();
+    const { exceeded, causes, lateCallsSucceed } = await breakerOpenThenLateCalls((b) => metrics.add(b));
+    const series = ['breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_transitions_total'];
+    const open = 'breakwater_circuitbreaker_state{name="pg",state="open"} 1';
+    expect(await scrape(...series, 'breakwater_circuitbreaker_state')).toEqual(expect.arrayContaining([open, 'breakwater_circuitbreaker_failure_rate{name="pg"} 75']));
+    await lateCallsSucceed();
+    expect(await scrape('breakwater_circuitbreaker_state')).toContain(open);
+    expect(await scrape(...series)).toEqual([
+      'breakwater_circuitbreaker_failure_rate{name="pg"} 25',
+      'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="open",cause="failure_rate"} 1',
+    ]);
+    expect(exceeded).toEqual([75]);
+    expect(causes).toEqual(['CLOSED → OPEN: failure_rate']);
   });
 });

@@ -65,6 +65,44 @@ export async function breakerOpenedByFailureRate(add: (breaker: CircuitBreaker) 
 }
 
 /**
+ * Breaker `pg`, given to `add`: six calls permitted while CLOSED and still running; four of them
+ * settle (3 failures of 4: 75 %) and open it. `lateCallsSucceed()` then lets the other two
+ * succeed: they are recorded in the window OPEN keeps (as Resilience4j does), so the breaker,
+ * still OPEN, shows a failure rate of 25 %. `exceeded` holds the rates the `failureRateExceeded`
+ * events carried, `causes` the transitions' causes.
+ */
+export async function breakerOpenThenLateCalls(
+  add: (breaker: CircuitBreaker) => unknown,
+): Promise<{ breaker: CircuitBreaker; exceeded: number[]; causes: string[]; lateCallsSucceed: () => Promise<void> }> {
+  const { breaker } = breakerOnClock();
+  add(breaker);
+  const exceeded: number[] = [];
+  const causes: string[] = [];
+  breaker.on('failureRateExceeded', (e) => exceeded.push(e.failureRate));
+  breaker.on('stateTransition', (e) => causes.push(`${e.from} → ${e.to}: ${e.cause}`));
+  const answers = Array.from({ length: 6 }, () => deferred<string>());
+  const calls = answers.map((answer) => track(breaker.execute(() => answer.promise)));
+  for (const [i, ok] of [false, false, true, false].entries()) {
+    if (ok) answers[i]!.resolve('ok');
+    else answers[i]!.reject(new Error('boom'));
+  }
+  await flush();
+  expect(breaker.state).toBe('OPEN');
+  expect(calls.filter((c) => c.settled)).toHaveLength(4);
+  return {
+    breaker,
+    exceeded,
+    causes,
+    lateCallsSucceed: async () => {
+      answers[4]!.resolve('late');
+      answers[5]!.resolve('late');
+      await flush();
+      expect(calls.every((c) => c.settled)).toBe(true);
+    },
+  };
+}
+
+/**
  * A breaker registry (at most 2 instances, {@link smallBreakerConfig}) holding `a`, given to `add`
  * (`stop` is what `add` returned), then `b` got. `replaceD()` gets `d`, replaces it with a new
  * breaker, records a failure on the old one and a success on the new one, and returns the new one.
