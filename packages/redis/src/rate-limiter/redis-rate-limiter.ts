@@ -269,14 +269,39 @@ export class RedisRateLimiter implements Policy {
     return decided === undefined ? this.#fallback.acquire(permits, signal, this.#store.lastError) : raceAbort(decided, signal);
   }
 
-  /** Adds `call` to this tick's batch: its promise, or undefined when no round trip can be made now. */
+  /**
+   * Adds `call` to this tick's batch: its promise, or undefined when no round trip can be made now
+   * (the fallback decides). During an outage, on time ({@link Store.retryDue}), the call first gives
+   * the event loop a turn (the client reconnects then) and tries again; the fallback decides it if
+   * Redis is still out of reach.
+   */
   #submit<T>(call: Call): Promise<T> | undefined {
-    if (!this.#add(call)) return undefined;
+    if (!this.#add(call)) {
+      if (!this.#store.retryDue()) return undefined;
+      const promise = this.#pending<T>(call);
+      setImmediate(this.#retry, call);
+      return promise;
+    }
+    return this.#pending<T>(call);
+  }
+
+  /** A call's promise, settled by the batch (or the fallback) that decides it. */
+  #pending<T>(call: Call): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       call.resolve = resolve as (value?: unknown) => void;
       call.reject = reject;
     });
   }
+
+  /** A call that gave the event loop a turn during an outage: Redis if a round trip can begin now, else the fallback. */
+  readonly #retry = (call: Call): void => {
+    if (this.#add(call)) return;
+    try {
+      this.#answers.failed(call);
+    } catch (error) {
+      call.reject(error);
+    }
+  };
 
   #add(call: Call): boolean {
     return this.#batcher.add(call, this.#header, this.#now === undefined ? '' : String(this.#now()));

@@ -15,6 +15,12 @@ export interface StoreListener {
   readonly up: (downtimeMs: number) => void;
 }
 
+/**
+ * During an outage, how often (real time, ms) a call of the call path gives the event loop a turn
+ * before it decides, so that the client can reconnect even under a caller that never yields.
+ */
+export const RETRY_INTERVAL_MS = 50;
+
 /** The error a call gets when the client is not connected: no command is queued for later. */
 export class ClientNotReadyError extends Error {
   constructor() {
@@ -42,6 +48,8 @@ export class Store {
   #lastError: unknown = undefined;
   /** Whether a probe is in flight during an outage. */
   #probing = false;
+  /** During an outage: when (the round trips' clock) a call next gives the event loop a turn ({@link retryDue}). */
+  #nextRetryAt = 0;
 
   constructor(client: ScriptClient, key: string, commandTimeout: number, clock: Clock, listener: StoreListener) {
     this.#client = client;
@@ -81,6 +89,21 @@ export class Store {
     if (this.#client.isReady !== false) return true;
     if (!quiet) this.#failed(new ClientNotReadyError());
     return false;
+  }
+
+  /**
+   * During an outage, when no round trip could begin ({@link open} was false) and none is probing:
+   * whether this call should give the event loop a turn and ask {@link open} again — true once per
+   * {@link RETRY_INTERVAL_MS} of real time. A caller that awaits its calls in a loop gets only
+   * resolved promises from a fallback, which never let the client's reconnection (timers, socket
+   * events) run; this lets it run from the call path, on time.
+   */
+  retryDue(): boolean {
+    if (this.#downSince === undefined || this.#probing) return false;
+    const now = this.#deadlines.now();
+    if (now < this.#nextRetryAt) return false;
+    this.#nextRetryAt = now + RETRY_INTERVAL_MS;
+    return true;
   }
 
   /**
