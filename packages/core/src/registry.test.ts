@@ -43,7 +43,7 @@ let log: string[];
 /** Records every registry event as `type name:detail@at`. */
 function record(registry: WidgetRegistry): void {
   registry.on('*', (e) => {
-    const detail = e.type === 'removed' ? `${e.instance.name}:${e.reason}` : e.type === 'replaced' ? `${e.old.name}` : e.instance.name;
+    const detail = e.type === 'removed' ? `${e.instance.name}:${e.reason}` : e.type === 'replaced' ? `${e.old.name}` : e.type === 'unconfiguredName' ? e.instanceName : e.instance.name;
     log.push(`${e.type} ${detail}@${e.at}`);
   });
 }
@@ -426,7 +426,7 @@ describe('Registry: bad options', () => {
       'an unknown key',
       { maxsize: 5 },
       TypeError,
-      "WidgetRegistry: unknown option 'maxsize' (did you mean 'maxSize'?) (known options: defaultConfig, configs, tags, maxSize, expireAfterAccess, clock)",
+      "WidgetRegistry: unknown option 'maxsize' (did you mean 'maxSize'?) (known options: defaultConfig, configs, tags, maxSize, expireAfterAccess, clock, instances, onUnknownName)",
     ],
     ['a clock that is not one', { clock: {} }, TypeError, 'WidgetRegistry: clock must be a Clock (now, setTimeout, clearTimeout), got an object'],
     ['a defaultConfig that is not an object', { defaultConfig: 'fast' }, TypeError, "WidgetRegistry: defaultConfig must be a config object, got 'fast'"],
@@ -478,7 +478,7 @@ describe('Registry: bad options', () => {
   it('on() refuses an event type a registry never publishes, suggesting the closest', () => {
     const registry = new WidgetRegistry();
     expect(() => registry.on('addd' as 'added', () => {})).toThrow(
-      new TypeError("WidgetRegistry: unknown event type 'addd' (did you mean 'added'?) (event types: added, removed, replaced, or '*')"),
+      new TypeError("WidgetRegistry: unknown event type 'addd' (did you mean 'added'?) (event types: added, removed, replaced, unconfiguredName, or '*')"),
     );
   });
 

@@ -1,3 +1,4 @@
+import { closestName } from './closest-name.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigReader, describeValue, isPlainObject } from './config.js';
 import type { Duration } from './duration.js';
@@ -32,11 +33,28 @@ export interface RegistryOptions<C> {
   readonly expireAfterAccess?: Duration | undefined;
   /** The clock of `expireAfterAccess` (default: `defaultConfig.clock`, else the system clock). */
   readonly clock?: Clock | undefined;
+  /**
+   * Settings of specific instances, by instance name (Spring's `instances.<name>`): `get(name)`
+   * without a config creates `name` from its entry, laid over the default config. The names not
+   * listed get the default config, and {@link onUnknownName} says whether that is worth telling.
+   */
+  readonly instances?: Readonly<Record<string, C>> | undefined;
+  /**
+   * What `get(name)` does, without a config, for a name {@link instances} does not list while it
+   * lists others (the OpenFeign trap: a breaker named `PgPaymentClient#requestPayment(…)` never gets
+   * the settings of `instances.pg-simulator`). `'warn'` (default): an `unconfiguredName` event and a
+   * `BreakwaterConfigWarning` naming the closest configured instance, once per name; `'ignore'`:
+   * the event only; `'throw'`: the event, then a `RangeError` (nothing is created). Without
+   * `instances` there is nothing to tell.
+   */
+  readonly onUnknownName?: 'ignore' | 'warn' | 'throw' | undefined;
 }
 
 /**
  * Events of a registry: an instance was added, removed (`reason`: `'removed'` by hand,
- * `'evicted'` beyond `maxSize`, `'expired'` after `expireAfterAccess`) or replaced.
+ * `'evicted'` beyond `maxSize`, `'expired'` after `expireAfterAccess`) or replaced; and
+ * `unconfiguredName`: `get(instanceName)` asked for a name that the registry's `instances` do
+ * not configure (once per name; `closest`: the configured name it most likely meant, if any).
  *
  * @example
  * ```ts
@@ -47,6 +65,7 @@ export type RegistryEvents<I> = {
   added: { readonly instance: I };
   removed: { readonly instance: I; readonly reason: 'removed' | 'evicted' | 'expired' };
   replaced: { readonly old: I; readonly instance: I };
+  unconfiguredName: { readonly instanceName: string; readonly closest: string | undefined };
 };
 
 interface Entry<I> {
@@ -55,6 +74,8 @@ interface Entry<I> {
 }
 
 const DEFAULT = 'default';
+/** At most this many unconfigured names are remembered (and told) per registry: hostile names cannot grow it without bound. */
+const MAX_UNCONFIGURED_NAMES = 1000;
 
 /**
  * Get-or-create storage of named instances with shared configs, the generic behind every
@@ -81,6 +102,11 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
   readonly #clock: Clock;
   readonly #maxSize: number;
   readonly #expireAfterAccess: number;
+  /** `instances`, each laid over the default config. */
+  readonly #instanceConfigs = new Map<string, C>();
+  readonly #onUnknownName: 'ignore' | 'warn' | 'throw';
+  /** The unconfigured names already told (see `onUnknownName`). */
+  readonly #unconfiguredNames = new Set<string>();
   /** The registry's tags. */
   readonly tags: Readonly<Record<string, string>>;
 
@@ -103,12 +129,16 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
       'maxSize',
       'expireAfterAccess',
       'clock',
+      'instances',
+      'onUnknownName',
     ]);
     this.#maxSize = read.number('maxSize', Infinity, { gte: 1 });
     if (this.#maxSize !== Infinity && !Number.isInteger(this.#maxSize)) read.fail('maxSize', 'an integer >= 1', this.#maxSize);
     this.#expireAfterAccess = read.duration('expireAfterAccess', Infinity, { gt: 0 });
     const given = read.instance<C>('defaultConfig', 'a config object', isPlainObject);
     const named = read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
+    const instances = read.instance<Record<string, C>>('instances', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
+    this.#onUnknownName = read.oneOf('onUnknownName', 'warn', ['ignore', 'warn', 'throw'] as const);
     const tags = read.instance<Record<string, string>>('tags', 'an object of strings', (v) => isPlainObject(v) && Object.values(v).every((t) => typeof t === 'string'));
     // `configs.default` (Spring's `configs.default`) is laid over `defaultConfig`, and every
     // other named config over the result, whatever the order of the keys.
@@ -117,9 +147,14 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     for (const [name, config] of Object.entries(named)) {
       if (name !== DEFAULT) this.#setConfig(name, { ...defaultConfig, ...config });
     }
+    for (const [name, config] of Object.entries(instances)) {
+      const laid = { ...defaultConfig, ...config };
+      this.#check(laid, name, `instance '${name}'`);
+      this.#instanceConfigs.set(name, laid);
+    }
     this.#clock = read.has('clock') ? read.clock() : ((defaultConfig as { clock?: Clock }).clock ?? systemClock);
     this.tags = Object.freeze({ ...tags });
-    this.#events = new EventPublisher<RegistryEvents<I>>(kind, this.#clock, kind, ['added', 'removed', 'replaced']);
+    this.#events = new EventPublisher<RegistryEvents<I>>(kind, this.#clock, kind, ['added', 'removed', 'replaced', 'unconfiguredName']);
   }
 
   on<K extends keyof RegistryEvents<I> & string>(type: K, listener: (event: EventOf<RegistryEvents<I>, K>) => void): () => void;
@@ -130,13 +165,15 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
 
   /**
    * The instance named `name`, created on first use from `config` (an object laid over the
-   * default config, or the name of a registered config). An existing instance is returned as
-   * it is, whatever `config` says.
+   * default config, or the name of a registered config), else from its entry in `instances`,
+   * else from the default config (see `onUnknownName`). An existing instance is returned as it
+   * is, whatever `config` says.
    */
   get(name: string, config?: C | string): I {
     const found = this.find(name);
     if (found !== undefined) return found;
-    const instance = this.create(name, this.#resolve(name, config));
+    if (config === undefined && this.#instanceConfigs.size > 0 && !this.#instanceConfigs.has(name)) this.#unconfigured(name);
+    const instance = this.create(name, config === undefined ? (this.#instanceConfigs.get(name) ?? this.defaultConfig) : this.#resolve(name, config));
     this.#entries.set(name, { instance, lastAccess: this.#clock.now() });
     this.#events.emit('added', { instance });
     this.#evictOverflow();
@@ -198,16 +235,38 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
 
   /** Stores a config once `check` accepts it; its error says which config it is. */
   #setConfig(name: string, config: C): void {
-    if (this.check !== undefined) {
-      try {
-        this.check(config, name);
-      } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        const Kind = error instanceof RangeError ? RangeError : TypeError;
-        throw new Kind(`${this.kind}: config '${name}': ${error.message}`, { cause: error });
+    this.#check(config, name, `config '${name}'`);
+    this.#configs.set(name, config);
+  }
+
+  /** Runs `check` on a config of `name`; its error says what it is (`what`: `config 'x'`, `instance 'x'`). */
+  #check(config: C, name: string, what: string): void {
+    if (this.check === undefined) return;
+    try {
+      this.check(config, name);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      const Kind = error instanceof RangeError ? RangeError : TypeError;
+      throw new Kind(`${this.kind}: ${what}: ${error.message}`, { cause: error });
+    }
+  }
+
+  /** Tells, once per name, that `get(name)` asked for a name that `instances` do not configure (see `onUnknownName`). */
+  #unconfigured(name: string): void {
+    const told = this.#unconfiguredNames.has(name) || this.#unconfiguredNames.size >= MAX_UNCONFIGURED_NAMES;
+    const configured = told && this.#onUnknownName !== 'throw' ? [] : [...this.#instanceConfigs.keys()];
+    const closest = configured.length === 0 ? undefined : closestName(name, configured);
+    const hint = closest !== undefined ? `did you mean '${closest}'?` : `configured: ${configured.slice(0, 10).join(', ')}${configured.length > 10 ? ', …' : ''}`;
+    const message = `${this.kind}: no instance is configured for '${name.length > 120 ? `${name.slice(0, 120)}…` : name}'`;
+    if (!told) {
+      this.#unconfiguredNames.add(name);
+      if (this.#events.wants('unconfiguredName')) this.#events.emit('unconfiguredName', { instanceName: name, closest });
+      if (this.#onUnknownName === 'warn') {
+        const last = this.#unconfiguredNames.size === MAX_UNCONFIGURED_NAMES ? ` (the last such warning: ${MAX_UNCONFIGURED_NAMES} names were reported)` : '';
+        process.emitWarning(`${message}; it gets the default config (${hint})${last}`, { type: 'BreakwaterConfigWarning' });
       }
     }
-    this.#configs.set(name, config);
+    if (this.#onUnknownName === 'throw') throw new RangeError(`${message} (${hint}); configure it in instances, pass its config to get(name, config), or set onUnknownName`);
   }
 
   /** Removes a named config. `'default'` cannot be removed. */
