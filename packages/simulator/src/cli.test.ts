@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPackageScript } from '@breakwater/test-support';
 import { run, USAGE } from './cli.js';
+import { LIMITS } from './limits.js';
 import type { SimulationReport } from './report.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -98,6 +99,7 @@ describe('breakwater simulate, in process', () => {
     [['simulate', 'x.yml', '--sweep', 'slidingWindowSiz=1'], "did you mean 'slidingWindowSize'"],
     [['simulate', join(dir, 'missing.yml')], 'no such file'],
     [['simulate', dir], 'a folder, not a file'],
+    [['simulate', '/dev/zero'], 'cannot read /dev/zero: not a regular file (a character device)'],
   ])('refuses %j with exit code 2', async (args, message) => {
     const target = args.includes('x.yml') ? args.map((a) => (a === 'x.yml' ? SCENARIO : a)) : args;
     const { code, err, out } = await inProcess(target);
@@ -117,6 +119,19 @@ describe('breakwater simulate, in process', () => {
     const requests = await inProcess(['simulate', flood]);
     expect(requests).toMatchObject({ code: 2, out: '' });
     expect(requests.err).toContain(`breakwater: ${flood}:4:29: traffic.phases[0].rate: the traffic sends about 1,000,000,000,000 requests up to here (rate × duration); a run takes at most 1,000,000,000`);
+  });
+
+  it('a YAML alias bomb (billion laughs) exits 2 with the file, line and key, not a stack', async () => {
+    const bomb = join(dir, 'bomb.yml');
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+    const rows = levels.map((name, i) => `      ${name}: &${name} [${i === 0 ? Array(9).fill('"lol"').join(', ') : Array(9).fill(`*${levels[i - 1]}`).join(', ')}]`);
+    writeFileSync(bomb, `pipelines:\n  spring:\n    instance: pg\n    resilience4j:\n${rows.join('\n')}\ntraffic: { phases: [ { duration: 1s, rate: 1 } ] }\n`);
+    const { code, out, err } = await inProcess(['simulate', bomb]);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe(
+      `breakwater: ${bomb}:6:14: pipelines.spring.resilience4j.b[0]: YAML aliases expand past ${LIMITS.maxAliasCount} (a resource exhaustion attack, or values to write out): write the values out, or use fewer aliases`,
+    );
   });
 
   it('--help prints the usage', async () => {

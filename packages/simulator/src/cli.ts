@@ -9,6 +9,7 @@ import { applySweep, parseSweep, SweepError } from './sweep.js';
 import { ScenarioError } from './yaml-source.js';
 import { formatMs } from './format.js';
 import { SimulationLimitError } from './limits.js';
+import { FileReadError } from './read-file.js';
 
 /** The usage text of `breakwater`. */
 export const USAGE = `breakwater simulate <scenario.yml> [options]
@@ -111,10 +112,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       io.err(`breakwater: ${error.message}`);
       return 2;
     }
-    const fsError = error as NodeJS.ErrnoException;
-    if (typeof fsError.syscall === 'string' && typeof fsError.code === 'string') {
-      const why = fsError.code === 'ENOENT' ? 'no such file' : fsError.code === 'EISDIR' ? 'a folder, not a file' : fsError.code;
-      io.err(`breakwater: cannot read ${fsError.path ?? 'the scenario'}: ${why}`);
+    if (error instanceof FileReadError) {
+      io.err(`breakwater: ${error.message}`);
       return 2;
     }
     throw error;

@@ -6,6 +6,7 @@ export { parseScenario, parseScenarioFile, type TraceReader } from './parse-scen
 export { parseTrace } from './trace.js';
 export { ScenarioError } from './yaml-source.js';
 export { LIMITS, SimulationLimitError } from './limits.js';
+export { FileReadError } from './read-file.js';
 export { simulate, runConfiguration, type SimulateOptions } from './simulate.js';
 export type { RequestOutcome, RunObserver, RunView } from './engine-types.js';
 export type { BuiltLayer } from './pipeline.js';

@@ -76,6 +76,14 @@ describe('bad scenario input is refused with the file, line and key', () => {
     expect(refusal(`${PIPELINE}  p: []\n${TRAFFIC}`).message).toBe('bad.yml:4:3: not valid YAML: Map keys must be unique');
   });
 
+  it('YAML aliases: a few are read; an alias bomb is refused at its first alias, wherever it sits', () => {
+    const ok = parseScenario(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: &r 10 }\n    - { duration: 1s, rate: *r }\n`, 'ok.yml');
+    expect(ok.traffic.kind === 'phases' && ok.traffic.phases.map((p) => p.rate)).toEqual([10, 10]);
+    const laughs = ['a', 'b', 'c', 'd', 'e', 'f'].map((name, i, all) => `${name}: &${name} [${Array(9).fill(i === 0 ? 'x' : `*${all[i - 1]}`).join(', ')}]`);
+    const e = refusal(`name: &n [${laughs.join(', ')}]\n${PIPELINE}${TRAFFIC}`.replace('name: &n [', 'name: &n { ').replace(']\n', ' }\n'));
+    expect(e.message).toMatch(/^bad\.yml:1:\d+: name\.b\[0\]: YAML aliases expand past 100 /);
+  });
+
   it('a closed loop that would spin, two arrival kinds at once, errorRatio + hangRatio > 1', () => {
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2 }\n`).message).toContain("give 'thinkTime' or 'requests'");
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2, rate: 3 }\n`).message).toContain("give 'rate' (open loop) or 'users'");

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parsePipelines } from './parse-pipelines.js';
+import { readRegularFile } from './read-file.js';
 import { parseTraffic } from './parse-traffic.js';
 import type { Scenario } from './scenario.js';
 import { LIMITS } from './limits.js';
@@ -46,7 +46,7 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
     readTrace ??
     ((path) => {
       const full = resolve(dirname(file), path);
-      return { file: full, text: readFileSync(full, 'utf8') };
+      return { file: full, text: readRegularFile(full, LIMITS.maxTraceBytes) };
     });
   const bucket = top.get('bucket');
   const scenario: Scenario = {
@@ -65,7 +65,10 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
 }
 
 /**
- * Reads and parses a scenario file (see {@link parseScenario}); a trace it names is read relative to it.
+ * Reads and parses a scenario file (see {@link parseScenario}); a trace it names is read relative to
+ * it. Both must be regular files (a FIFO, a device or a folder is refused, as is a file over
+ * `LIMITS.maxScenarioBytes` or `LIMITS.maxTraceBytes`: a `FileReadError` for the scenario, a
+ * {@link ScenarioError} at the `trace:` key for the trace).
  *
  * @example
  * ```ts
@@ -73,5 +76,5 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
  * ```
  */
 export function parseScenarioFile(path: string): Scenario {
-  return parseScenario(readFileSync(path, 'utf8'), path);
+  return parseScenario(readRegularFile(path, LIMITS.maxScenarioBytes), path);
 }

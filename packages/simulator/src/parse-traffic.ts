@@ -1,5 +1,6 @@
 import { count, LIMITS, phaseRequests } from './limits.js';
 import type { Backend, Phase, Traffic } from './scenario.js';
+import { FileReadError } from './read-file.js';
 import { parseTrace } from './trace.js';
 import { choice, duration, latency, number, ratio, text } from './values.js';
 import type { Entry, YamlSource } from './yaml-source.js';
@@ -85,7 +86,9 @@ export function parseTraffic(src: YamlSource, entry: Entry, readTrace: (path: st
     try {
       read = readTrace(path);
     } catch (error) {
-      src.fail(trace.value, trace.path, `cannot read the trace: ${(error as Error).message}`);
+      // The reason says what the path is (a FIFO, a device, too large), never what it holds.
+      const reason = error instanceof FileReadError ? error.reason : (error as Error).message;
+      src.fail(trace.value, trace.path, `cannot read the trace ${path}: ${reason}`);
     }
     return { kind: 'trace', name: path, entries: parseTrace(read.file, read.text) };
   }

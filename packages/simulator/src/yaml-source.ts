@@ -1,5 +1,20 @@
 import { closest } from '@breakwater/core';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { LIMITS } from './limits.js';
+
+/** The key path of a node: the keys of the pairs above it, and the index of each sequence item. */
+function pathOf(ancestors: readonly unknown[], key: number | 'key' | 'value' | null): string {
+  let path = '';
+  ancestors.forEach((a, i) => {
+    const next = i + 1 < ancestors.length ? ancestors[i + 1] : undefined;
+    if (isPair(a) && isScalar(a.key)) path += `${path === '' ? '' : '.'}${String(a.key.value)}`;
+    else if (isSeq(a)) {
+      const index = next === undefined ? key : a.items.indexOf(next as Node);
+      if (typeof index === 'number') path += `[${index}]`;
+    }
+  });
+  return path;
+}
 
 /**
  * Bad scenario input, refused before anything runs: the file, the line and column, the key
@@ -59,6 +74,31 @@ export class YamlSource {
         this.fail(node, keys.join('.'), `the tag '${node.tag}' is not allowed: a scenario is plain YAML (core schema, no tags)`);
       },
     });
+    this.#refuseAliasBombs();
+  }
+
+  /**
+   * Resolves the whole document once with the `yaml` package's `maxAliasCount`: aliases that
+   * expand past it (billion laughs) are refused at the first alias, with its line and key.
+   */
+  #refuseAliasBombs(): void {
+    try {
+      this.doc.toJS({ maxAliasCount: LIMITS.maxAliasCount });
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error;
+      let first: { node: Node; path: string } | undefined;
+      visit(this.doc, {
+        Alias: (key, node, ancestors) => {
+          first = { node, path: pathOf(ancestors, key) };
+          return visit.BREAK;
+        },
+      });
+      this.fail(
+        first?.node,
+        first?.path ?? '',
+        `YAML aliases expand past ${LIMITS.maxAliasCount} (a resource exhaustion attack, or values to write out): write the values out, or use fewer aliases`,
+      );
+    }
   }
 
   /** Where a node starts: line and column, 1-based. */
@@ -76,7 +116,7 @@ export class YamlSource {
 
   /** The node's plain value (numbers, strings, booleans, arrays, objects). */
   js(node: Node | null): unknown {
-    return node === null ? null : node.toJS(this.doc);
+    return node === null ? null : node.toJS(this.doc, { maxAliasCount: LIMITS.maxAliasCount });
   }
 
   /** The entries of a mapping, checked against the keys allowed there (an unknown key is refused, with a did-you-mean). */
