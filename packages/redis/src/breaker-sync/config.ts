@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import { MAX_MS } from './bounds.js';
 
 /**
  * What the sync needs of a node-redis client (`createClient()` of `redis` 6): commands go
@@ -77,7 +78,6 @@ export interface ResolvedSyncOptions {
 }
 
 const KEYS = ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock'] as const;
-const MAX_MS = 2 ** 31 - 1;
 
 function isClient(value: unknown, subscriber: boolean): boolean {
   const c = value as Record<string, unknown> | null;

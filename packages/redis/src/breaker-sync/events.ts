@@ -30,9 +30,11 @@ export type RedisBreakerSyncEvents = {
   /**
    * A value in this name's fleet state that the sync does not believe, found in Redis (an operator
    * typed it, another program wrote it): an `override` other than `FORCED_OPEN` / `DISABLED` is
-   * treated as no override. Told once per value (again only after it changed).
+   * treated as no override; an `until` (the fleet's OPEN deadline) that is no number, or further
+   * away than this instance's own wait at the fleet's attempt, as passed. Told once per value
+   * (again only after it changed); `value` is the field as Redis holds it.
    */
-  storeValueIgnored: { readonly breakerName: string; readonly field: 'override'; readonly value: string };
+  storeValueIgnored: { readonly breakerName: string; readonly field: 'override' | 'until'; readonly value: string };
 };
 
 /** Every event type a sync publishes. */

@@ -1,5 +1,6 @@
 import type { CircuitBreaker, CircuitBreakerEvents } from '@breakwater/circuit-breaker';
 import type { EventOf, EventPublisher, TimerHandle } from '@breakwater/core';
+import { boundAttempt, boundMs, MAX_MS } from './bounds.js';
 import type { RedisBreakerSyncEvents } from './events.js';
 import type { BreakerKeys } from './keys.js';
 import { parseMessage, type FleetMessage } from './messages.js';
@@ -36,15 +37,15 @@ function margin(lease: number): number {
 export class FleetMember {
   mode: Mode = 'free';
   #ver = -1;
-  /** The fleet's opening attempt, as the lease was taken (a failed trial waits the next one's wait). */
+  /** The fleet's opening attempt, as last read (a failed trial waits the next one's wait). */
   #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
   /** Whether a read for a notice is in flight, and whether another notice came meanwhile. */
   #reading = false;
   #readAgain = false;
-  /** The unknown `override` value last reported, '' when the last reply had none. */
-  #badOverride = '';
+  /** The value of each field last reported as not believed, '' when the last reply that read it believed it. */
+  readonly #reported = { override: '', until: '' };
   readonly #unsubscribe: () => void;
   readonly #name: string;
 
@@ -67,13 +68,15 @@ export class FleetMember {
   async read(equalToo = true): Promise<void> {
     const reply = await this.ctx.store.run(READ, this.keys, []);
     if (reply === undefined || this.#detached) return;
-    const [override, remaining, ver, ignored] = reply as [string, number, number, unknown];
-    this.#ignoredOverride(ignored);
+    const [override, remaining, ver, ignored, attempt, until, untilIgnored] = reply;
+    this.#ignored('override', ignored);
     if (!this.#newer(ver, equalToo)) return;
     if (override === 'FORCED_OPEN' || override === 'DISABLED') return this.#override(override);
     if (this.mode === 'override') this.#override(null);
-    if (remaining >= 0) this.#fleetOpen(remaining);
-    else if (this.mode === 'held' || this.mode === 'trial') this.#fleetClosed();
+    if (typeof remaining === 'number' && remaining >= 0) {
+      this.#fleetAttempt = boundAttempt(attempt);
+      this.#fleetOpen(this.#believed(remaining, until, untilIgnored));
+    } else if (this.mode === 'held' || this.mode === 'trial') this.#fleetClosed();
   }
 
   /**
@@ -99,16 +102,37 @@ export class FleetMember {
     this.#ver = -1;
   }
 
-  /** An `override` value the scripts did not believe ('' for none): told once per value. */
-  #ignoredOverride(value: unknown): void {
+  /** A value of `field` that was not believed ('' when it was): told once per value. */
+  #ignored(field: 'override' | 'until', value: unknown): void {
     const v = typeof value === 'string' ? value : '';
-    if (v === this.#badOverride) return;
-    this.#badOverride = v;
-    if (v !== '') this.#emit('storeValueIgnored', { breakerName: this.#name, field: 'override', value: v });
+    if (v === this.#reported[field]) return;
+    this.#reported[field] = v;
+    if (v !== '') this.#emit('storeValueIgnored', { breakerName: this.#name, field, value: v });
+  }
+
+  /**
+   * This instance's own wait at the fleet's attempt: the longest the fleet may hold it (SPEC §10:
+   * no value in the store holds an instance OPEN longer than its own configuration allows).
+   */
+  #cap(): number {
+    return boundMs(this.breaker.config.waitInOpenState(this.#fleetAttempt));
+  }
+
+  /**
+   * The fleet's time left as a script read it, or 0 when it cannot be believed: `until` was no
+   * number or beyond any duration (`ignored`), or it lies further away than this instance's own
+   * wait at the fleet's attempt. What is not believed counts as passed, and is reported once.
+   */
+  #believed(remaining: unknown, until: unknown, ignored: unknown): number {
+    const ms = boundMs(remaining);
+    const believed = (typeof ignored !== 'string' || ignored === '') && ms <= this.#cap();
+    this.#ignored('until', believed ? '' : until);
+    return believed ? ms : 0;
   }
 
   /** Whether `ver` is not older than what was applied (and remember it). */
-  #newer(ver: number, equalToo: boolean): boolean {
+  #newer(reply: unknown, equalToo: boolean): boolean {
+    const ver = typeof reply === 'number' && Number.isFinite(reply) ? reply : 0;
     if (ver < this.#ver || (!equalToo && ver === this.#ver)) return false;
     this.#ver = ver;
     return true;
@@ -155,28 +179,32 @@ export class FleetMember {
   async #opened(): Promise<void> {
     const ctx = this.ctx;
     const attempt = this.#openingAttempt();
-    const wait = this.breaker.config.waitInOpenState(attempt);
+    const wait = Math.max(boundMs(this.breaker.config.waitInOpenState(attempt)), 1);
     const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel, attempt]);
     if (reply === undefined || this.#detached) return;
-    const [status, count, remaining, ver, ignored] = reply as [number, number, number, number, unknown];
-    this.#ignoredOverride(ignored);
-    if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count, quorum: ctx.quorum });
+    const [status, count, remaining, ver, ignored, fleetAttempt, until, untilIgnored] = reply;
+    this.#ignored('override', ignored);
+    if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count: Number(count), quorum: ctx.quorum });
     else if (status === 1 || status === 2) {
-      if (this.#newer(ver, true) && this.mode === 'free') this.#fleetOpen(remaining);
+      if (!this.#newer(ver, true) || this.mode !== 'free') return;
+      this.#fleetAttempt = boundAttempt(fleetAttempt);
+      this.#fleetOpen(status === 1 ? wait : this.#believed(remaining, until, untilIgnored));
     }
   }
 
   /** The lease holder's trial decided: publish it (only while the lease is still ours). */
   async #decide(to: 'CLOSED' | 'OPEN'): Promise<void> {
     this.#setMode('free');
-    const wait = this.breaker.config.waitInOpenState(this.#fleetAttempt + 1);
+    const next = boundAttempt(this.#fleetAttempt + 1);
+    const wait = Math.max(boundMs(this.breaker.config.waitInOpenState(next)), 1);
     const reply = await this.ctx.store.run(DECIDE, this.keys, [this.ctx.instanceId, to, wait, this.keys.channel]);
     if (reply === undefined || this.#detached) return;
-    const [status, remaining, ver] = reply as [number, number, number];
-    if (status === 0) return void this.read(); // the lease was lost: what did the fleet decide?
+    const [status, , ver] = reply;
+    if (status !== 1) return void this.read(); // the lease was lost: what did the fleet decide?
     this.#newer(ver, true);
-    if (to === 'CLOSED') this.#emit('fleetClosed', { breakerName: this.#name });
-    else this.#fleetOpen(remaining);
+    if (to === 'CLOSED') return this.#emit('fleetClosed', { breakerName: this.#name });
+    this.#fleetAttempt = next;
+    this.#fleetOpen(wait);
   }
 
   /**
@@ -186,7 +214,7 @@ export class FleetMember {
    * across fleet re-openings as across the breaker's own.
    */
   #openingAttempt(): number {
-    return Math.max(this.breaker.snapshot().attempt, 1);
+    return boundAttempt(this.breaker.snapshot().attempt);
   }
 
   // ——— Applying the fleet's state ———
@@ -209,24 +237,24 @@ export class FleetMember {
 
   async #tryLease(): Promise<void> {
     if (this.mode !== 'held') return;
-    const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease]);
+    const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease, this.#cap(), this.#ver]);
     if (reply === undefined || this.#detached || this.mode !== 'held') return;
-    const [status, ms, ver, attempt, ignored] = reply as [number, number, number, number | undefined, unknown];
-    this.#ignoredOverride(ignored);
-    if (status !== 1 && ver > this.#ver) return void this.read(); // a change whose message is still on its way
+    const [status, ms, , attempt, ignored, untilIgnored] = reply;
+    this.#ignored('override', ignored);
+    if (status === 1 || status === 2 || status === 4) this.#ignored('until', untilIgnored);
     if (status === 0) this.#fleetClosed();
-    else if (status === 2 || status === 4) this.#hold(ms);
-    else if (status === 3) void this.read();
+    else if (status === 2 || status === 4) this.#hold(boundMs(ms));
+    else if (status !== 1) void this.read(); // 3, 5: an override, or a change whose notice is still on its way
     else if (this.breaker.state !== 'OPEN' && this.breaker.state !== 'HALF_OPEN') {
       void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]); // no longer held: let another run it
       this.#setMode('free');
     } else {
-      this.#newer(ver, true);
-      this.#fleetAttempt = attempt ?? 1;
+      const lease = boundMs(ms);
+      this.#fleetAttempt = boundAttempt(attempt);
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
-      this.#emit('trialStarted', { breakerName: this.#name, leaseMs: ms });
-      this.#arm(ms - margin(ms), () => this.#abandon());
+      this.#emit('trialStarted', { breakerName: this.#name, leaseMs: lease });
+      this.#arm(lease - margin(lease), () => this.#abandon());
     }
   }
 
@@ -282,7 +310,7 @@ export class FleetMember {
     this.#timer = this.breaker.config.clock.setTimeout(() => {
       this.#timer = undefined;
       if (!this.#detached) fn();
-    }, Math.max(ms, 0));
+    }, Math.min(Math.max(ms, 0), MAX_MS));
   }
 
   #disarm(): void {

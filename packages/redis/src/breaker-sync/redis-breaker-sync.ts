@@ -1,5 +1,6 @@
 import type { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { describeThrown, describeValue, EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from '@breakwater/core';
+import { boundMs } from './bounds.js';
 import { resolveSyncOptions, type RedisBreakerSyncOptions, type ResolvedSyncOptions } from './config.js';
 import { SYNC_EVENT_TYPES, type RedisBreakerSyncEvents } from './events.js';
 import { breakerKeys, type BreakerKeys } from './keys.js';
@@ -190,8 +191,8 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
   }
 }
 
-/** Twice the breaker's longest half-open time, or twice its first wait in OPEN when half-open has no limit. */
+/** Twice the breaker's longest half-open time, or twice its first wait in OPEN when half-open has no limit (at most 2³¹−1 ms). */
 export function defaultLease(breaker: CircuitBreaker): number {
   const maxHalfOpen = breaker.config.maxWaitDurationInHalfOpenState;
-  return 2 * (maxHalfOpen > 0 ? maxHalfOpen : breaker.config.waitInOpenState(1));
+  return Math.max(boundMs(2 * (maxHalfOpen > 0 ? maxHalfOpen : breaker.config.waitInOpenState(1))), 1);
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_ATTEMPT, MAX_MS } from './bounds.js';
 import type { BreakerKeys } from './keys.js';
 
 // The Lua scripts of the fleet protocol. Each runs atomically on Redis, reads time from Redis
@@ -9,16 +10,57 @@ import type { BreakerKeys } from './keys.js';
 // every message and read carries it: an instance never applies an older state over a newer one.
 
 // Every script starts with this: Redis time, and how a value read from the state hash is believed.
-// The hash is Redis's: an operator may have typed anything in it. An `override` other than the two
-// the protocol writes is no override (the script acts as without it, and returns the value so the
-// instance can report it).
-const NOW = `local t = redis.call('TIME')
+// The hash is Redis's: an operator may have typed anything in it, and Redis turns a Lua number
+// beyond 2^63 (or NaN) into -2^63 in a reply. So every value read is bounded before use (bounds.ts
+// has the same limits): an `override` other than the two the protocol writes is no override (the
+// script acts as without it, and returns the value so the instance can report it); `ver` that is
+// not an integer in [0, 2^50] counts as 0 (and is rewritten by the next change); `attempt` is an
+// integer in [1, MAX_ATTEMPT]; an `until` that is no number, or further away than `cap`, counts as
+// passed (and is returned so the instance can report it); a duration from ARGV is in [1, MAX_MS].
+const PRELUDE = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local MAXMS = ${MAX_MS}
+local function number(v)
+  v = tonumber(v)
+  if v == nil or v ~= v then return nil end
+  return v
+end
 local function override(key)
   local o = redis.call('HGET', key, 'override')
   if o == 'FORCED_OPEN' or o == 'DISABLED' then return o, '' end
   if o then return '', o end
   return '', ''
+end
+local function readver(key)
+  local v = number(redis.call('HGET', key, 'ver'))
+  if v == nil or v < 0 or v > 1125899906842624 then return 0 end
+  return math.floor(v)
+end
+local function bumpver(key, v)
+  redis.call('HSET', key, 'ver', v + 1)
+  return v + 1
+end
+local function attemptof(v)
+  v = number(v)
+  if v == nil or v < 1 then return 1 end
+  if v > ${MAX_ATTEMPT} then return ${MAX_ATTEMPT} end
+  return math.floor(v)
+end
+local function ms(v)
+  v = number(v)
+  if v == nil or v < 1 then return 1 end
+  if v > MAXMS then return MAXMS end
+  return math.ceil(v)
+end
+local function left(key, cap)
+  local raw = redis.call('HGET', key, 'until')
+  if not raw then return nil, '', '' end
+  local u = number(raw)
+  if u == nil then return 0, raw, raw end
+  local l = u - now
+  if l <= 0 then return 0, '', raw end
+  if l > cap then return 0, raw, raw end
+  return math.ceil(l), '', raw
 end
 `;
 
@@ -32,7 +74,7 @@ export interface Script {
 }
 
 function script(name: string, keys: (k: BreakerKeys) => string[], body: string): Script {
-  const source = NOW + body;
+  const source = PRELUDE + body;
   return { name, source, sha: createHash('sha1').update(source).digest('hex'), keys };
 }
 
@@ -41,54 +83,64 @@ function script(name: string, keys: (k: BreakerKeys) => string[], body: string):
  * Records the opening (ZADD), forgets those older than the window (ZREMRANGEBYSCORE), counts the
  * rest (ZCARD); at quorum the fleet opens until now + wait, at that attempt (the fleet's `attempt`,
  * which each failed fleet trial raises by one). Returns {status, count, remaining ms, ver, ignored
- * override}: status 0 recorded (no quorum yet), 1 the fleet opened now, 2 the fleet was already
- * open, 3 an operator override holds the fleet (nothing recorded).
+ * override, attempt, until as stored, until not believed}: status 0 recorded (no quorum yet), 1 the
+ * fleet opened now, 2 the fleet was already open, 3 an operator override holds the fleet (nothing
+ * recorded).
  */
 export const OPENED = script('opened', (k) => [k.state, k.opened], `
-local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
-if ov ~= '' then return {3, 0, 0, ver, bad} end
-local window = tonumber(ARGV[2])
+if ov ~= '' then return {3, 0, 0, ver, bad, 1, '', ''} end
+local window = ms(ARGV[2])
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
 redis.call('PEXPIRE', KEYS[2], window)
 local count = redis.call('ZCARD', KEYS[2])
-local untilv = redis.call('HGET', KEYS[1], 'until')
-if untilv then return {2, count, math.max(tonumber(untilv) - now, 0), ver, bad} end
+local remaining, badUntil, raw = left(KEYS[1], MAXMS)
+if remaining then return {2, count, remaining, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'attempt')), raw, badUntil} end
 if count >= tonumber(ARGV[3]) then
-  local wait = tonumber(ARGV[4])
-  redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', ARGV[6])
-  ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+  local wait = ms(ARGV[4])
+  local attempt = attemptof(ARGV[6])
+  redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', attempt)
+  ver = bumpver(KEYS[1], ver)
   redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = count}))
-  return {1, count, wait, ver, bad}
+  return {1, count, wait, ver, bad, attempt, '', ''}
 end
 redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = ver}))
-return {0, count, 0, ver, bad}
+return {0, count, 0, ver, bad, 1, '', ''}
 `);
 
 /**
- * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms.
- * Returns {status, ms, ver, attempt, ignored override}: 0 the fleet is not open (closed meanwhile),
- * 1 lease taken (ms = its duration), 2 still waiting (ms left), 3 an override holds the fleet, 4
- * another instance holds the lease (ms = its time to live); `attempt` is the fleet's opening
- * attempt (what a failed trial's next wait follows).
+ * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms, cap ms
+ * (the instance's own wait at the fleet's attempt: a deadline further away is not believed and
+ * counts as passed), the `ver` the instance applied. Returns {status, ms, ver, attempt, ignored
+ * override, until not believed}: 0 the fleet is not open (closed meanwhile), 1 lease taken (ms =
+ * its duration), 2 still waiting (ms left), 3 an override holds the fleet, 4 another instance
+ * holds the lease (ms = its time to live; a lease that would never expire, or outlive this
+ * instance's own lease, is cut to that), 5 the state changed since the instance's `ver` (read it);
+ * `attempt` is the fleet's opening attempt (what a failed trial's next wait follows).
  */
 export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], `
-local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
-if ov ~= '' then return {3, 0, ver, 1, bad} end
-local untilv = redis.call('HGET', KEYS[1], 'until')
-if not untilv then return {0, 0, ver, 1, bad} end
-local left = tonumber(untilv) - now
-if left > 0 then return {2, left, ver, 1, bad} end
-local lease = tonumber(ARGV[2])
-local attempt = tonumber(redis.call('HGET', KEYS[1], 'attempt') or '1')
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt, bad} end
+if ver ~= tonumber(ARGV[4]) then return {5, 0, ver, 1, bad, ''} end
+if ov ~= '' then return {3, 0, ver, 1, bad, ''} end
+local remaining, badUntil = left(KEYS[1], ms(ARGV[3]))
+if not remaining then return {0, 0, ver, 1, bad, ''} end
+if remaining > 0 then return {2, remaining, ver, 1, bad, ''} end
+local lease = ms(ARGV[2])
+local attempt = attemptof(redis.call('HGET', KEYS[1], 'attempt'))
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt, bad, badUntil} end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[2], lease)
-  return {1, lease, ver, attempt, bad}
+  return {1, lease, ver, attempt, bad, badUntil}
 end
-return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver, 1, bad}
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl < 0 or ttl > lease then
+  redis.call('PEXPIRE', KEYS[2], lease)
+  ttl = lease
+end
+return {4, ttl, ver, attempt, bad, badUntil}
 `);
 
 /**
@@ -101,16 +153,16 @@ return {4, math.max(redis.call('PTTL', KEYS[2]), 0), ver, 1, bad}
 export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('DEL', KEYS[3])
-local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+local ver = bumpver(KEYS[1], readver(KEYS[1]))
 if ARGV[2] == 'CLOSED' then
   redis.call('HDEL', KEYS[1], 'until', 'attempt')
   redis.call('DEL', KEYS[2])
   redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'closed', from = ARGV[1], ver = ver}))
   return {1, 0, ver}
 end
-local wait = tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'until', now + wait)
-redis.call('HINCRBY', KEYS[1], 'attempt', 1)
+local wait = ms(ARGV[3])
+local attempt = math.min(attemptof(redis.call('HGET', KEYS[1], 'attempt')) + 1, ${MAX_ATTEMPT})
+redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', attempt)
 redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = 0}))
 return {1, wait, ver}
 `);
@@ -122,16 +174,16 @@ return 0
 `);
 
 /**
- * The fleet state, read when an instance attaches or Redis comes back. Returns
- * {override or '', remaining ms of the fleet's OPEN (-1: not open), ver, ignored override}.
+ * The fleet state, read when an instance attaches, when Redis comes back, and on a notice. Returns
+ * {override or '', remaining ms of the fleet's OPEN (-1: not open), ver, ignored override, attempt,
+ * until as stored, until not believed}. The instance checks `remaining` against its own wait at
+ * `attempt` (a script cannot run the wait function).
  */
 export const READ = script('read', (k) => [k.state], `
-local ver = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
-local untilv = redis.call('HGET', KEYS[1], 'until')
-local remaining = -1
-if untilv then remaining = math.max(tonumber(untilv) - now, 0) end
-return {ov, remaining, ver, bad}
+local remaining, badUntil, raw = left(KEYS[1], MAXMS)
+return {ov, remaining or -1, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'attempt')), raw, badUntil}
 `);
 
 /**
@@ -143,7 +195,7 @@ export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], 
 if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'override') else redis.call('HSET', KEYS[1], 'override', ARGV[1]) end
 redis.call('HDEL', KEYS[1], 'until', 'attempt')
 redis.call('DEL', KEYS[2], KEYS[3])
-local ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+local ver = bumpver(KEYS[1], readver(KEYS[1]))
 redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = ver}))
 return ver
 `);

@@ -101,4 +101,69 @@ redisSuite('RedisBreakerSync: what it reads is untrusted', () => {
     await closed;
     expect(moves).toEqual(['DISABLED:fleet', 'FORCED_OPEN:fleet', 'CLOSED:fleet']);
   });
+
+  // A value Redis holds that no Lua number or timer can (Redis turns a Lua number beyond 2^63 into
+  // -2^63), or that is no number at all: planted in a name's state hash (and lease) before an
+  // instance attaches. Its breaker (FAST: 300 ms in OPEN, a 300 ms lease) is OPEN no longer than its
+  // own wait and one lease allow, then runs the trial, which closes the fleet; a handful of scripts in all.
+  const OWN_LIMIT = 300 + 300;
+  const SLACK = 300;
+  it.each([
+    { label: 'until 2^63', state: { until: '9223372036854775808' }, reported: true },
+    { label: 'until inf', state: { until: 'inf' }, reported: true },
+    { label: 'until nan', state: { until: 'nan' }, reported: true },
+    { label: 'until 1e300, attempt -3', state: { until: '1e300', attempt: '-3' }, reported: true },
+    { label: 'until not a number', state: { until: 'soon' }, reported: true },
+    { label: 'until -inf, ver and attempt no numbers', state: { until: '-inf', ver: 'x', attempt: 'y' }, reported: false },
+    { label: 'ver 1e300, attempt 1e300, until far past', state: { until: '-1e300', ver: '1e300', attempt: '1e300' }, reported: false },
+    { label: 'a lease that never expires', state: { until: '-5' }, lease: 0, reported: false },
+    { label: 'a lease for 30 years', state: { until: '0' }, lease: 1e12, reported: false },
+  ])('$label: no spin, OPEN no longer than its own config allows', async ({ state, lease, reported }) => {
+    const name = uniqueName('bounded');
+    const keys = breakerKeys('breakwater:cb:', name);
+    await probe.hSet(keys.state, { ver: '1', ...state });
+    if (lease === 0) await probe.set(keys.lease, 'someone');
+    else if (lease !== undefined) await probe.set(keys.lease, 'someone', { PX: lease });
+    const i = await fleet.make();
+    const reports = record([i], 'storeValueIgnored');
+    const breaker = new CircuitBreaker(name, FAST);
+    const t0 = performance.now();
+    const trial = reaches(breaker, 'HALF_OPEN', 3000);
+    await i.sync.attach(breaker);
+    await trial;
+    expect(performance.now() - t0).toBeLessThan(OWN_LIMIT + SLACK);
+    await breaker.execute(() => 'ok');
+    expect(breaker.state).toBe('CLOSED');
+    expect(i.scripts()).toBeLessThanOrEqual(6); // read, tryLease (twice behind a planted lease), decide; EVAL once after NOSCRIPT
+    expect(reports).toEqual(reported ? [expect.objectContaining({ breakerName: name, field: 'until', value: state.until })] : []);
+    // The fleet is closed in Redis too: a second instance attaches CLOSED and stays so.
+    const j = await fleet.make();
+    const other = new CircuitBreaker(name, FAST);
+    await j.sync.attach(other);
+    expect(other.state).toBe('CLOSED');
+  });
+
+  it('a valid waitDurationInOpenState of 1e19: the fleet opens for at most 2^31-1 ms, and nothing spins', async () => {
+    const name = uniqueName('huge-wait');
+    const [a, b] = await Promise.all([fleet.make(), fleet.make()]);
+    const config = { ...FAST, waitDurationInOpenState: 1e19 };
+    const breakers = [new CircuitBreaker(name, config), new CircuitBreaker(name, config)] as const;
+    await a.sync.attach(breakers[0]);
+    await b.sync.attach(breakers[1]);
+    const openings = record([a, b], 'fleetOpened');
+    const before = scripts([a, b]);
+    const held = reaches(breakers[1], 'OPEN');
+    await fail(breakers[0]);
+    expect(await held).toBe('fleet');
+    // A window of real time on a real Redis: what is counted is what the instances sent in it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(scripts([a, b]) - before).toBeLessThanOrEqual(3); // a's opening, b's read on the notice (EVAL once after NOSCRIPT)
+    const remaining = (i: Instance) => openings.filter((e) => e.from === i.sync.instanceId).map((e) => e['remainingMs'] as number);
+    expect(remaining(a)).toEqual([2 ** 31 - 1]); // its own wait, bounded
+    expect(remaining(b)).toHaveLength(1); // as read from Redis: a few ms less
+    expect(remaining(b)[0]).toBeGreaterThan(2 ** 31 - 1 - 1000);
+    expect(breakers.map((x) => x.state)).toEqual(['OPEN', 'OPEN']);
+    expect(breakers.map((x) => x.tryAcquirePermission())).toEqual([false, false]);
+    await a.sync.release(name);
+  });
 });
