@@ -3,7 +3,6 @@ import type { Batch, BatchTarget, Call } from './batch.js';
 import type { Fallback } from './fallback.js';
 import { REPLY_HEAD, replyOf, type ScriptReply } from './reply.js';
 import type { Store } from './store.js';
-import type { Reservation } from './waiters.js';
 
 /** What {@link Answers} needs of its limiter. */
 export interface AnswersOptions {
@@ -15,8 +14,8 @@ export interface AnswersOptions {
   readonly refused: (permits: number, waitMs: number) => void;
   readonly refusal: (permits: number, waitMs: number) => RequestNotPermittedError;
   readonly drained: (permits: number) => void;
-  /** Waits on the clock for a reservation's permits (the limiter's {@link Waiters}). */
-  readonly wait: (reservation: Reservation, waitMs: number, signal: AbortSignal) => Promise<void> | undefined;
+  /** Waits on the clock for a reservation's permits (the limiter's `Waiters.wait`). */
+  readonly wait: (permits: number, seq: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal) => Promise<void> | undefined;
 }
 
 /**
@@ -66,7 +65,7 @@ export class Answers implements BatchTarget {
         return call.resolve(kind === 'reserve' ? waitMs : undefined);
       }
       // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
-      return call.resolve(this.#o.wait({ permits, seq, releaseAt: raw[1]! / 1000 + waitMs, grantCycle }, waitMs, call.signal));
+      return call.resolve(this.#o.wait(permits, seq, raw[1]! / 1000 + waitMs, grantCycle, waitMs, call.signal));
     }
     if (kind === 'drain') this.#o.drained(Math.max(w, 0));
     call.resolve();

@@ -156,7 +156,9 @@ export class Batcher {
         const call = calls[i]!;
         const w = raw[REPLY_HEAD + 2 * i]!;
         const kind = call.kind;
-        if (kind === 'giveBack' ? w === 1 : kind === 'drain' ? w > 0 : kind !== 'look' && w >= 0) seq += 1;
+        // A give-back that is done steps the number back (it undid the last reservation); a reservation or drain done bumps it.
+        if (kind === 'giveBack') seq -= w;
+        else if (kind === 'drain' ? w > 0 : kind !== 'look' && w >= 0) seq += 1;
         try {
           target.answered(call, raw, i, seq, batch);
         } catch (error) {

@@ -10,7 +10,7 @@ import { metricsOf } from './metrics.js';
 import { Answers } from './answers.js';
 import { Store } from './store.js';
 import { Batcher, Call, type Header } from './batch.js';
-import { Waiters, type Reservation } from './waiters.js';
+import { Waiters } from './waiters.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
 const MIN_TTL_MS = '1000';
@@ -79,7 +79,7 @@ export class RedisRateLimiter implements Policy {
       refused: (permits, waitMs) => this.#refused(permits, waitMs),
       refusal: (permits, waitMs) => this.#refusal(permits, waitMs),
       drained: (permits) => events.wants('drained') && events.emit('drained', { permits }),
-      wait: (reservation, waitMs, signal) => this.#waiters.wait(reservation, waitMs, signal),
+      wait: (permits, seq, releaseAt, grantCycle, waitMs, signal) => this.#waiters.wait(permits, seq, releaseAt, grantCycle, waitMs, signal),
     });
     this.#batcher = new Batcher(this.#store, this.#answers, MIN_TTL_MS);
     const predicate = c.drainPermissionsOnResult;

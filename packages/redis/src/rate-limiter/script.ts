@@ -48,7 +48,8 @@ export function maxPermits(limitForPeriod: number, limitRefreshPeriod: number): 
  * - Reply: cycle, now µs, the sequence number before the batch, then two integers per operation:
  *   `w` and the permissions after it. `w`: for a reservation the wait in µs rounded up (negative:
  *   refused, nothing reserved); for `d` the permissions there were; for `g` 1 (given back) or 0.
- *   Every reservation, drain or give-back that is done bumps the sequence number by one.
+ *   Every reservation or drain that is done bumps the sequence number by one; a give-back that is
+ *   done (the number was its reservation's: nothing taken since) undoes it and steps the number back.
  *
  * @example
  * ```ts
@@ -103,7 +104,8 @@ while i <= last do
   elseif op == 'g' then
     if seq == tonumber(ARGV[i + 2]) and tonumber(ARGV[i + 3]) > now then
       p = math.min(p + tonumber(ARGV[i + 1]), limit)
-      seq = seq + 1
+      -- Undone: the number steps back to the one before it, so the reservation before can come back next.
+      seq = seq - 1
       w = 1
       write = true
     end

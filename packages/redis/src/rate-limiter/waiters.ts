@@ -1,7 +1,7 @@
-import { WaitQueue, type Clock } from '@breakwater/core';
+import { LinkedQueue, WaitQueue, type Clock, type Linked } from '@breakwater/core';
 
 /** Permits a caller reserved on Redis and waits for on its own clock. */
-export interface Reservation {
+export interface Reservation extends Linked<Reservation> {
   readonly permits: number;
   /** The key's sequence number the reservation got (a give-back must find it unchanged). */
   readonly seq: number;
@@ -9,6 +9,8 @@ export interface Reservation {
   readonly releaseAt: number;
   /** The cycle its permits belong to. */
   readonly grantCycle: number;
+  /** Whether its caller gave up waiting (its permits wait to be handed back). */
+  aborted: boolean;
 }
 
 /** What {@link Waiters} tells its limiter. */
@@ -16,7 +18,7 @@ export interface WaitersOptions {
   readonly clock: Clock;
   /** A waiter's wait ended: its permits are there, after `waitedMs`. */
   readonly granted: (reservation: Reservation, waitedMs: number) => void;
-  /** A waiter aborted: hand its permits back if the script still allows it. */
+  /** An aborted reservation at the end of this instance's: hand its permits back if the script still allows it. */
   readonly giveBack: (reservation: Reservation) => void;
 }
 
@@ -26,10 +28,20 @@ const GRANTED = Object.freeze({ result: undefined });
  * The callers of one RedisRateLimiter waiting, each on the limiter's clock, for permits Redis
  * reserved for them — core's `WaitQueue`, as the in-process limiter uses it: a wait keeps the
  * process alive, an abort leaves at once (and asks for the give-back).
+ *
+ * Give-backs follow the in-process limiter's rule (its `Permits`): the waiters' reservations are
+ * kept in reservation order, and permits come back only from the end of that list — an aborted
+ * reservation's when it is the last one, an earlier one once every reservation after it has been
+ * aborted too. They are sent newest first, and the script undoes each only while the key's
+ * sequence number is still the one that reservation got (nothing else was taken after it), then
+ * steps the number back, so the one before can come back next: 50 waiters aborted on one signal
+ * give back all 50 permits.
  */
 export class Waiters {
   readonly #queue: WaitQueue<void, Reservation>;
   readonly #giveBack: (reservation: Reservation) => void;
+  /** The waiters' reservations an abort can still hand back, oldest first. */
+  readonly #returnable = new LinkedQueue<Reservation>();
 
   constructor(options: WaitersOptions) {
     const granted = options.granted;
@@ -37,10 +49,11 @@ export class Waiters {
     this.#queue = new WaitQueue<void, Reservation>({
       clock: options.clock,
       onTimeout: (reservation, waitedMs) => {
+        this.#granted(reservation);
         granted(reservation, waitedMs);
         return GRANTED;
       },
-      onAbort: options.giveBack,
+      onAbort: (reservation) => this.#handBack(reservation),
     });
   }
 
@@ -50,11 +63,30 @@ export class Waiters {
   }
 
   /**
-   * Waits `waitMs` for the permits of `reservation`; a caller that already gave up (during the
-   * round trip) does not wait, and its permits are handed back at once.
+   * Waits `waitMs` for `permits` reserved with sequence number `seq`, there at `releaseAt` (script
+   * time) in `grantCycle`; a caller that already gave up (during the round trip) does not wait, and
+   * its permits are handed back at once when they can be.
    */
-  wait(reservation: Reservation, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
-    if (signal.aborted) return void this.#giveBack(reservation);
+  wait(permits: number, seq: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
+    const reservation: Reservation = { prev: null, next: null, linked: false, permits, seq, releaseAt, grantCycle, aborted: false };
+    this.#returnable.push(reservation);
+    if (signal.aborted) return void this.#handBack(reservation);
     return this.#queue.wait(signal, waitMs, reservation);
+  }
+
+  /** A waiter got its permits: its reservation, and every one before it, can no longer be handed back. */
+  #granted(reservation: Reservation): void {
+    if (!reservation.linked) return;
+    for (let first = this.#returnable.shift(); first !== null && first !== reservation; first = this.#returnable.shift());
+  }
+
+  /** A waiter aborted: every aborted reservation at the end of the list goes back, newest first. */
+  #handBack(reservation: Reservation): void {
+    if (!reservation.linked) return;
+    reservation.aborted = true;
+    for (let last = this.#returnable.last; last !== null && last.aborted; last = this.#returnable.last) {
+      this.#returnable.pop();
+      this.#giveBack(last);
+    }
   }
 }
