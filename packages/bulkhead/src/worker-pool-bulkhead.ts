@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
+import type { ResourceLimits, Transferable } from 'node:worker_threads';
 import { BulkheadFullError, ConfigReader, enterCall, NEVER_ABORTED, onAbort } from '@breakwater/core';
 import type { Piscina } from 'piscina';
 import { POOL_KEYS, readPoolOptions, type PoolBulkheadConfig, type ResolvedPoolConfig } from './config.js';
@@ -37,8 +37,8 @@ export interface WorkerRunOptions {
   readonly name?: string | undefined;
   /** Aborts the task: a queued one leaves the queue; a running one has its worker thread terminated. */
   readonly signal?: AbortSignal | undefined;
-  /** Objects moved to the worker rather than copied (`ArrayBuffer`, `MessagePort`, …). */
-  readonly transferList?: readonly TransferListItem[] | undefined;
+  /** Objects moved to the worker rather than copied (`ArrayBuffer`, `MessagePort`, …: `worker_threads`' `Transferable`, which every @types/node from 20.19 to 26 has; its old alias `TransferListItem` is gone from 26). */
+  readonly transferList?: readonly Transferable[] | undefined;
 }
 
 /**

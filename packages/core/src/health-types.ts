@@ -128,7 +128,9 @@ export interface CountersHealth {
   readonly status: ComponentStatus;
   /** Why it is `UNKNOWN`, when its metrics could not be read. */
   readonly reason?: string;
-  readonly [counter: string]: number | null | string;
+  // `| undefined`: without exactOptionalPropertyTypes (a consumer's default) `reason` is
+  // `string | undefined`, which an index signature without `undefined` refuses (TS2411 in the .d.ts).
+  readonly [counter: string]: number | null | string | undefined;
 }
 
 /**
