@@ -51,6 +51,7 @@ export {
   CALL_KINDS,
   isObservedComponent,
   isObservedRegistry,
+  labelValue,
   stateLabel,
   type ObservedBreakerState,
   type ObservedBulkhead,

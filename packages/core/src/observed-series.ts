@@ -1,8 +1,9 @@
-import { BREAKER_STATES, stateLabel, type ObservedPoolBulkhead } from './observed.js';
+import { BREAKER_STATES, labelValue, stateLabel, type ObservedPoolBulkhead } from './observed.js';
 import type { ObservedSnapshot } from './observed-components.js';
 
 /**
- * One value of a series: its labels (attributes) and value.
+ * One value of a series: its labels (attributes) and value. A `name` label is the component's
+ * name through {@link labelValue}.
  *
  * @example
  * ```ts
@@ -34,8 +35,9 @@ export interface ObservedSeries<K extends keyof ObservedSnapshot = keyof Observe
 }
 
 const series = <K extends keyof ObservedSnapshot>(s: ObservedSeries<K>): ObservedSeries => s as unknown as ObservedSeries;
-const one = (name: string, value: number): ObservedSample => ({ labels: { name }, value });
-const kinded = (name: string, kind: string, value: number): ObservedSample => ({ labels: { name, kind }, value });
+// Every `name` label goes through labelValue: distinct names stay distinct series, in valid UTF-8.
+const one = (name: string, value: number): ObservedSample => ({ labels: { name: labelValue(name) }, value });
+const kinded = (name: string, kind: string, value: number): ObservedSample => ({ labels: { name: labelValue(name), kind }, value });
 
 const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metrics']) => number])[] = [
   ['bulkhead_queue_depth', 'Tasks waiting in the pool bulkhead\'s queue', (m) => m.queueDepth],
@@ -64,7 +66,7 @@ const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metric
  */
 export const OBSERVED_SERIES: readonly ObservedSeries[] = [
   series({ name: 'circuitbreaker_state', help: 'The states of the circuit breaker: 1 for the current one, 0 for the others', type: 'gauge', labelNames: ['name', 'state'], of: 'breakers',
-    samples: ({ c, state }, out) => { for (const s of BREAKER_STATES) out.push({ labels: { name: c.name, state: stateLabel(s) }, value: s === state ? 1 : 0 }); } }),
+    samples: ({ c, state }, out) => { const name = labelValue(c.name); for (const s of BREAKER_STATES) out.push({ labels: { name, state: stateLabel(s) }, value: s === state ? 1 : 0 }); } }),
   series({ name: 'circuitbreaker_not_permitted_calls_total', help: 'Calls the circuit breaker refused (since its current metrics started)', type: 'counter', labelNames: ['name', 'kind'], of: 'breakers',
     samples: ({ c, m }, out) => { out.push(kinded(c.name, 'not_permitted', m.numberOfNotPermittedCalls)); } }),
   series({ name: 'circuitbreaker_buffered_calls', help: 'Calls in the sliding window, by outcome', type: 'gauge', labelNames: ['name', 'kind'], of: 'breakers',
@@ -76,7 +78,7 @@ export const OBSERVED_SERIES: readonly ObservedSeries[] = [
   series({ name: 'circuitbreaker_slow_call_rate', help: 'Slow-call rate of the sliding window in percent (-1 below the minimum number of calls)', type: 'gauge', labelNames: ['name'], of: 'breakers',
     samples: ({ c, m }, out) => { out.push(one(c.name, m.slowCallRate)); } }),
   series({ name: 'circuitbreaker_transitions_total', help: 'State transitions of the circuit breaker, by the path that caused them', type: 'counter', labelNames: ['name', 'from', 'to', 'cause'], of: 'breakers',
-    samples: ({ c, binding }, out) => { if (binding) for (const t of binding.transitions.values()) out.push({ labels: { name: c.name, from: t.from, to: t.to, cause: t.cause }, value: t.count }); } }),
+    samples: ({ c, binding }, out) => { const name = labelValue(c.name); if (binding) for (const t of binding.transitions.values()) out.push({ labels: { name, from: t.from, to: t.to, cause: t.cause }, value: t.count }); } }),
   series({ name: 'retry_calls_total', help: 'Retried calls, by outcome and whether a retry was attempted', type: 'counter', labelNames: ['name', 'kind'], of: 'retries',
     samples: ({ c, m }, out) => {
       out.push(

@@ -1,5 +1,6 @@
 import {
   describeValue,
+  labelValue,
   OBSERVED_SERIES,
   ObservedComponents,
   type ObservedCallKind,
@@ -52,7 +53,7 @@ export function instrumentName(prefix: string, series: string): string {
 class BreakerCalls implements CallRecorder {
   readonly #attributes: Readonly<Record<ObservedCallKind, Attributes>>;
   constructor(private readonly histogram: Histogram, breaker: ObservedCircuitBreaker) {
-    const name = breaker.name;
+    const name = labelValue(breaker.name);
     this.#attributes = { successful: { name, kind: 'successful' }, failed: { name, kind: 'failed' }, ignored: { name, kind: 'ignored' } };
   }
   record(kind: ObservedCallKind, elapsedMs: number): void {

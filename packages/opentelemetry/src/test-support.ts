@@ -1,4 +1,4 @@
-import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData, type MetricData } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData, type MetricData, type ViewOptions } from '@opentelemetry/sdk-metrics';
 import { expect } from 'vitest';
 import { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from './index.js';
 
@@ -7,8 +7,8 @@ export { expectNoLeakedTimers, newClock } from '@breakwater/exporter-scenarios';
 
 /** A reader the test collects by hand: no timer, no real-time wait. */
 class HandReader extends MetricReader {
-  constructor(temporality: AggregationTemporality) {
-    super({ aggregationTemporalitySelector: () => temporality });
+  constructor(temporality: AggregationTemporality, cardinalityLimit?: number) {
+    super({ aggregationTemporalitySelector: () => temporality, ...(cardinalityLimit === undefined ? {} : { cardinalitySelector: () => cardinalityLimit }) });
   }
   protected override async onShutdown(): Promise<void> {}
   protected override async onForceFlush(): Promise<void> {}
@@ -37,10 +37,17 @@ export function lines(metrics: readonly MetricData[], names: readonly string[] =
   return out.sort();
 }
 
-/** A real MeterProvider with a hand-collected reader (cumulative unless told), and an exporter on its meter. */
-export function exporter(options: Omit<OpenTelemetryMetricsOptions, 'meter'> = {}, temporality = AggregationTemporality.CUMULATIVE) {
-  const reader = new HandReader(temporality);
-  const provider = new MeterProvider({ readers: [reader] });
+/**
+ * A real MeterProvider with a hand-collected reader (cumulative unless told), and an exporter on its
+ * meter. `sdk` sets the reader's cardinality limit (its `cardinalitySelector`) and the provider's views.
+ */
+export function exporter(
+  options: Omit<OpenTelemetryMetricsOptions, 'meter'> = {},
+  temporality = AggregationTemporality.CUMULATIVE,
+  sdk: { readonly cardinalityLimit?: number; readonly views?: ViewOptions[] } = {},
+) {
+  const reader = new HandReader(temporality, sdk.cardinalityLimit);
+  const provider = new MeterProvider({ readers: [reader], ...(sdk.views === undefined ? {} : { views: sdk.views }) });
   const meter = provider.getMeter('breakwater-test');
   const metrics = new OpenTelemetryMetrics({ meter, ...options });
   /** Every metric of one collection. */

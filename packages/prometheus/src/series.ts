@@ -1,4 +1,4 @@
-import { CALL_KINDS, OBSERVED_SERIES, type ObservedSample, type ObservedSeries, type ObservedSnapshot } from '@breakwater/core';
+import { CALL_KINDS, labelValue, OBSERVED_SERIES, type ObservedSample, type ObservedSeries, type ObservedSnapshot } from '@breakwater/core';
 import type { Registry, RegistryContentType } from 'prom-client';
 import type { CallCell, CallCells } from './breaker-binding.js';
 import { pulledCounter, pulledGauge, pulledHistogram, type Sample } from './pulled.js';
@@ -9,7 +9,7 @@ export type Snapshot = ObservedSnapshot<CallCells>;
 /** `_calls_seconds_max`: Prometheus only (an OTel histogram keeps its own max), read from this package's cells. */
 const CALLS_MAX: ObservedSeries<'breakers'> = {
   name: 'circuitbreaker_calls_seconds_max', help: 'Longest recorded call since the previous scrape, in seconds', type: 'gauge', labelNames: ['name', 'kind'], of: 'breakers',
-  samples: ({ c, binding }, out) => { const calls = binding?.calls as CallCells | undefined; if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name: c.name, kind }, value: takeMax(calls.cells[kind]) }); },
+  samples: ({ c, binding }, out) => { const calls = binding?.calls as CallCells | undefined; const name = labelValue(c.name); if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name, kind }, value: takeMax(calls.cells[kind]) }); },
 };
 
 /** Every gauge and counter of SPEC §8, with Resilience4j's Micrometer names (after the prefix): core's, and the max after the rates. */
@@ -35,15 +35,16 @@ function histogramSamples(snapshot: Snapshot, metric: string, bounds: readonly s
   for (const { c, binding } of snapshot.breakers) {
     const calls = binding?.calls;
     if (calls === undefined) continue;
+    const name = labelValue(c.name);
     for (const kind of CALL_KINDS) {
       const cell = calls.cells[kind];
       let cumulative = 0;
       for (let i = 0; i < cell.counts.length; i++) {
         cumulative += cell.counts[i]!;
-        out.push({ labels: { name: c.name, kind, le: bounds[i] ?? '+Inf' }, value: cumulative, metricName: bucket });
+        out.push({ labels: { name, kind, le: bounds[i] ?? '+Inf' }, value: cumulative, metricName: bucket });
       }
-      out.push({ labels: { name: c.name, kind }, value: cell.sum, metricName: sum });
-      out.push({ labels: { name: c.name, kind }, value: cell.count, metricName: count });
+      out.push({ labels: { name, kind }, value: cell.sum, metricName: sum });
+      out.push({ labels: { name, kind }, value: cell.count, metricName: count });
     }
   }
   return out;
