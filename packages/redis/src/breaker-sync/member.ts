@@ -4,7 +4,7 @@ import { boundAttempt, boundMs, MAX_MS } from './bounds.js';
 import type { RedisBreakerSyncEvents } from './events.js';
 import type { BreakerKeys } from './keys.js';
 import { parseMessage, type FleetMessage } from './messages.js';
-import { ABANDON, DECIDE, OPENED, READ, TRY_LEASE } from './scripts.js';
+import { ABANDON, DECIDE, OPENED, READ, RENEW, TRY_LEASE } from './scripts.js';
 import type { Store } from './store.js';
 
 // One attached breaker's side of the fleet protocol. Nothing here runs per call: the breaker
@@ -14,7 +14,8 @@ import type { Store } from './store.js';
 // - 'held': the fleet is OPEN; the breaker is held OPEN (transitionToOpenStateUntil, cause 'fleet')
 //   until the fleet's wait is over plus a grace, and the timer tries the trial lease at that time;
 // - 'trial': this instance holds the lease and its breaker runs the half-open trial; the outcome is
-//   published; the timer abandons the trial just before the lease ends;
+//   published; the timer renews the lease every half lease while a trial call is out, and gives the
+//   trial back just before the lease ends when none is;
 // - 'override': an operator forced the fleet open or disabled it.
 // The grace (one lease) keeps a held breaker from going HALF_OPEN on its own while Redis answers;
 // when Redis cannot answer, the hold simply runs out and the breaker goes on alone.
@@ -41,6 +42,8 @@ export class FleetMember {
   #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
+  /** In 'trial': when the lease ends as this instance counts it (its breaker's clock). */
+  #leaseEnd = 0;
   /** Whether a read for a notice is in flight, and whether another notice came meanwhile. */
   #reading = false;
   #readAgain = false;
@@ -254,12 +257,58 @@ export class FleetMember {
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
       this.#emit('trialStarted', { breakerName: this.#name, leaseMs: lease });
-      this.#arm(lease - margin(lease), () => this.#abandon());
+      this.#leaseEnd = this.breaker.config.clock.now() + lease;
+      this.#watchTrial();
     }
   }
 
+  // ——— The trial, while it runs ———
+  // Two trials never overlap (SPEC §10): while a trial call of this instance runs, its lease is
+  // renewed every half lease, however long the call takes; when no trial call is out as the lease
+  // ends, the trial is given back (a quiet holder does not keep the fleet waiting).
+
+  /** The next look at the trial: half a lease from now, or just before the lease ends if that comes first. */
+  #watchTrial(): void {
+    const clock = this.breaker.config.clock;
+    const last = this.#leaseEnd - margin(this.lease);
+    this.#arm(Math.min(this.lease / 2, last - clock.now()), () => this.#checkTrial());
+  }
+
+  #checkTrial(): void {
+    if (this.mode !== 'trial') return;
+    if (this.#trialCallOut()) void this.#renew();
+    else if (this.breaker.config.clock.now() >= this.#leaseEnd - margin(this.lease)) this.#abandon();
+    else this.#watchTrial();
+  }
+
   /**
-   * The trial is still undecided as the lease ends (no traffic here, say): back to OPEN, the lease
+   * Whether a trial call of this breaker is out (permitted, not yet recorded). The breaker does not
+   * say so directly: each trial permit not yet recorded is asked for (`tryAcquirePermission`) and
+   * handed straight back (`releasePermission`); one refused means a call holds it. That refusal
+   * counts as one not-permitted call on the breaker (`callNotPermitted`), once per look.
+   */
+  #trialCallOut(): boolean {
+    const breaker = this.breaker;
+    if (breaker.state !== 'HALF_OPEN') return false;
+    const unrecorded = breaker.config.permittedNumberOfCallsInHalfOpenState - breaker.metrics.numberOfBufferedCalls;
+    let taken = 0;
+    while (taken < unrecorded && breaker.tryAcquirePermission()) taken++;
+    for (let i = 0; i < taken; i++) breaker.releasePermission();
+    return taken < unrecorded;
+  }
+
+  /** Keeps the lease another lease; a lease lost (or Redis failing) ends the trial as if abandoned. */
+  async #renew(): Promise<void> {
+    const sentAt = this.breaker.config.clock.now();
+    const reply = await this.ctx.store.run(RENEW, this.keys, [this.ctx.instanceId, this.lease]);
+    if (this.#detached || this.mode !== 'trial') return; // decided meanwhile, or Redis went away (the breaker goes on alone)
+    if (reply?.[0] !== 1) return this.#abandon();
+    this.#leaseEnd = sentAt + this.lease;
+    this.#watchTrial();
+  }
+
+  /**
+   * No trial call is out as the lease ends (no traffic here, say): back to OPEN, the lease
    * freed. This instance tries again only a lease later, so the others, whose timers fire as the
    * lease expires, come first: a quiet instance does not keep the trial to itself.
    */

@@ -167,6 +167,16 @@ redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaini
 return {1, wait, ver}
 `);
 
+/**
+ * The holder's trial call is still running: it keeps the lease another lease (compare and
+ * PEXPIRE). ARGV: instanceId, lease ms. Returns {1} if it still held it, {0} if it was lost.
+ */
+export const RENEW = script('renew', (k) => [k.lease], `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+redis.call('PEXPIRE', KEYS[1], ms(ARGV[2]))
+return {1}
+`);
+
 /** A holder gives its lease back without a decision (compare and delete). ARGV: instanceId. Returns 1 if it held it. */
 export const ABANDON = script('abandon', (k) => [k.lease], `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
