@@ -3,6 +3,7 @@
 import { childPath, describeFound, failAt } from './paths.js';
 import { kebabCase, relaxedName, unknownKeyMessage } from './relaxed-binding.js';
 import { knownProperties, type PropertyRule, type Section } from './sections.js';
+import type { FromConfigNote } from './types.js';
 import { bindValue } from './values.js';
 import { asMapping } from './yaml-tree.js';
 
@@ -20,8 +21,8 @@ export interface Block {
   readonly base?: Setting & { readonly value: string };
 }
 
-/** The properties of one config or instance (`raw`, written at `at`), each read and bound. */
-export function readBlock(at: string, section: Section, raw: unknown): Block {
+/** The properties of one config or instance (`raw`, written at `at`), each read and bound; an ignored one is noted in `notes`. */
+export function readBlock(at: string, section: Section, raw: unknown, notes: FromConfigNote[]): Block {
   const settings = new Map<PropertyRule, Setting>();
   let base: (Setting & { readonly value: string }) | undefined;
   for (const [key, x] of Object.entries(asMapping(at, raw))) {
@@ -35,7 +36,10 @@ export function readBlock(at: string, section: Section, raw: unknown): Block {
     const rule = section.rules.get(relaxedName(key));
     if (rule === undefined) failAt(path, unknownKeyMessage('property', key, ['base-config', ...knownProperties(section)]));
     if (rule.type === 'refused') failAt(path, rule.reason);
-    if (rule.type === 'ignored') continue;
+    if (rule.type === 'ignored') {
+      notes.push({ path, message: `ignored: ${rule.reason}` });
+      continue;
+    }
     const earlier = settings.get(rule);
     if (earlier !== undefined) failAt(path, `is given twice (also as ${earlier.at})`);
     settings.set(rule, { at: path, value: bindValue(path, rule.type === 'lenientClasses' ? 'boolean' : rule.kind, x, rule.type === 'option' ? rule.values : undefined) });

@@ -6,31 +6,44 @@ import type { Registry } from '@breakwater/core';
 import type { RateLimiterRegistry } from '@breakwater/rate-limiter';
 import type { RetryRegistry } from '@breakwater/retry';
 import type { TimeLimiterRegistry } from '@breakwater/time-limiter';
+import { aspectOrder } from './aspect-order.js';
 import { OptionBuilder } from './build-options.js';
-import { buildRegistry } from './build-registry.js';
-import { childPath, failAt } from './paths.js';
+import { buildRegistry, prepareSection, type PreparedSection } from './build-registry.js';
+import { childPath, describeFound, failAt } from './paths.js';
+import { resolvePlaceholders } from './placeholders.js';
 import { closestKey, relaxedName, unknownKeyMessage } from './relaxed-binding.js';
 import { OTHER_SECTIONS, SECTIONS } from './sections.js';
-import type { BreakwaterRegistries, FromConfigOptions } from './types.js';
+import type { AspectKind, BreakwaterRegistries, FromConfigOptions } from './types.js';
 import { asMapping, expandDottedKeys, pickKey } from './yaml-tree.js';
 
 /**
  * Builds every registry from a Spring Boot `application.yml` (parsed to an object), so a team
  * carries its Resilience4j settings over: `resilience4j.circuitbreaker.configs.default`,
  * `…instances.<name>` with `base-config`, Spring's relaxed binding of names and values, dotted
- * keys. Everything next to `resilience4j` (`server`, `spring`, `management`, …) is ignored. Each
- * instance is created at once (so a bad value fails here, not on first use). An unknown key is an
- * error that names its path and the key it is closest to. Without a `base-config`, an instance is
- * laid over `configs.default`, as in Spring.
+ * keys, placeholders (`${CB_WAIT:5000}`, from `options.env`). Everything next to `resilience4j`
+ * (`server`, `spring`, `management`, …) is ignored. Each instance is created at once (so a bad
+ * value fails here, not on first use). An unknown key is an error that names its path and the key
+ * it is closest to; the names of classes, predicates and functions it cannot map are reported all
+ * at once. Without a `base-config`, an instance is laid over `configs.default`, as in Spring. A
+ * registry then tells a `get` of a name its instances do not configure (`options.onUnknownName`,
+ * default `'warn'`). `notes` lists the keys read without becoming a setting (and why);
+ * `aspectOrder` the order of Resilience4j's Spring aspects, for building pipelines.
  *
  * @example
  * ```ts
  * import { parse } from 'yaml';
- * const registries = fromConfig(parse(readFileSync('application.yml', 'utf8')));
+ * const registries = fromConfig(parse(readFileSync('application.yml', 'utf8')), { env: process.env });
  * const breaker = registries.circuitBreaker.get('pg-simulator');
+ * for (const note of registries.notes) console.info(`${note.path}: ${note.message}`);
  * ```
  */
 export function fromConfig(config: unknown, options: FromConfigOptions = {}): BreakwaterRegistries {
+  if (options.onUnknownName !== undefined && !['ignore', 'warn', 'throw'].includes(options.onUnknownName)) {
+    throw new TypeError(`fromConfig: options.onUnknownName must be one of 'ignore', 'warn', 'throw', got ${describeFound(options.onUnknownName)}`);
+  }
+  if (options.env !== undefined && (typeof options.env !== 'object' || options.env === null)) {
+    throw new TypeError(`fromConfig: options.env must be an object of strings (like process.env), got ${describeFound(options.env)}`);
+  }
   const builder = new OptionBuilder(options);
   const top = asMapping('', config);
   const sectionNames = [...SECTIONS.map((s) => s.name), ...Object.keys(OTHER_SECTIONS)];
@@ -57,8 +70,9 @@ export function fromConfig(config: unknown, options: FromConfigOptions = {}): Br
       if (guess !== undefined) failAt(key, `unknown key, did you mean '${guess}'? (Resilience4j's settings are under 'resilience4j'; the other top-level keys are ignored)`);
     }
   }
+  body = resolvePlaceholders(prefix, body, { env: options.env ?? process.env, file: top }) as Record<string, unknown>;
 
-  const built: Partial<Record<keyof BreakwaterRegistries, Registry<{ name: string }, object>>> = {};
+  const prepared: PreparedSection[] = [];
   const seen = new Map<string, string>();
   for (const [key, raw] of Object.entries(body)) {
     const at = childPath(prefix, key);
@@ -68,14 +82,26 @@ export function fromConfig(config: unknown, options: FromConfigOptions = {}): Br
     const other = Object.entries(OTHER_SECTIONS).find(([n]) => relaxedName(n) === name)?.[1];
     if (other !== undefined) {
       if ('refused' in other) failAt(at, other.refused);
+      builder.notes.push({ path: at, message: `ignored: ${other.ignored}` });
       continue;
     }
     const section = SECTIONS.find((s) => relaxedName(s.name) === name);
     if (section === undefined) failAt(at, unknownKeyMessage('section', key, sectionNames));
-    built[section.key] = buildRegistry(builder, at, section, raw);
+    prepared.push(prepareSection(builder, at, section, raw));
   }
+  // Every unmapped name of every section at once, before any registry is made.
+  builder.throwUnmapped();
+
+  const built: Partial<Record<keyof BreakwaterRegistries, Registry<{ name: string }, object>>> = {};
+  const orders = new Map<AspectKind, { at: string; order: number }>();
+  for (const section of prepared) {
+    built[section.section.key] = buildRegistry(section, options.onUnknownName);
+    if (section.aspectOrder !== undefined) orders.set(section.section.key as AspectKind, section.aspectOrder);
+  }
+  const notes = builder.notes;
+  const order = aspectOrder(orders, notes);
   const clock = options.clock === undefined ? {} : { clock: options.clock };
-  const registry = (key: keyof BreakwaterRegistries) => built[key] ?? SECTIONS.find((s) => s.key === key)!.registry({ defaultConfig: clock, configs: {} });
+  const registry = (key: keyof BreakwaterRegistries) => built[key] ?? SECTIONS.find((s) => s.key === key)!.registry({ defaultConfig: clock });
   return {
     circuitBreaker: registry('circuitBreaker') as CircuitBreakerRegistry,
     retry: registry('retry') as RetryRegistry,
@@ -83,5 +109,7 @@ export function fromConfig(config: unknown, options: FromConfigOptions = {}): Br
     bulkhead: registry('bulkhead') as BulkheadRegistry,
     poolBulkhead: registry('poolBulkhead') as PoolBulkheadRegistry,
     rateLimiter: registry('rateLimiter') as RateLimiterRegistry,
+    notes,
+    aspectOrder: order,
   };
 }

@@ -12,4 +12,4 @@
  * @packageDocumentation
  */
 export { fromConfig } from './from-config.js';
-export type { BreakwaterRegistries, FromConfigOptions } from './types.js';
+export type { AspectKind, AspectOrderEntry, BreakwaterRegistries, FromConfigNote, FromConfigOptions } from './types.js';

@@ -1,7 +1,9 @@
 // The key table as data, for the tests and the README: what fromConfig does with every option of
 // every package, and with every Spring-only property.
 import type { ValueKind } from './option-tables.js';
-import { OTHER_SECTIONS, SECTION_IGNORED, SECTIONS } from './sections.js';
+import { ASPECT_ORDER_NOTE } from './aspect-order.js';
+import { SECTION_IGNORED } from './section-settings.js';
+import { OTHER_SECTIONS, SECTIONS } from './sections.js';
 import { kebabCase, relaxedName } from './relaxed-binding.js';
 
 /** What fromConfig does with one option of a package: gives it from a Spring property, or refuses it (why). */
@@ -37,7 +39,12 @@ export function fromConfigKeyTable(): {
   }
   return {
     sections: out,
-    sectionKeys: { tags: `ignored: ${SECTION_IGNORED.tags}`, '<kind>-aspect-order': `ignored: ${SECTION_IGNORED.aspectOrder}` },
+    sectionKeys: {
+      tags: `ignored: ${SECTION_IGNORED.tags}`,
+      'metrics.enabled': `ignored: ${SECTION_IGNORED.metrics}`,
+      'metrics.legacy.enabled': `ignored: ${SECTION_IGNORED.metrics}`,
+      '<kind>-aspect-order': ASPECT_ORDER_NOTE,
+    },
     otherSections: Object.fromEntries(Object.entries(OTHER_SECTIONS).map(([k, v]) => [k, 'ignored' in v ? `ignored: ${v.ignored}` : `refused: ${v.refused}`])),
   };
 }

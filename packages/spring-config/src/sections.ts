@@ -3,7 +3,7 @@
 // package's own list of options and the key table of option-tables.ts.
 import { BULKHEAD_OPTIONS, BulkheadRegistry, POOL_BULKHEAD_OPTIONS, PoolBulkheadRegistry } from '@breakwater/bulkhead';
 import { CIRCUIT_BREAKER_OPTIONS, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import type { Registry } from '@breakwater/core';
+import type { Registry, RegistryOptions } from '@breakwater/core';
 import { RATE_LIMITER_OPTIONS, RateLimiterRegistry } from '@breakwater/rate-limiter';
 import { RETRY_OPTIONS, RetryRegistry } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS, TimeLimiterRegistry } from '@breakwater/time-limiter';
@@ -51,10 +51,10 @@ interface SectionSpec {
   readonly springOnly: Readonly<Record<string, SpringOnly>>;
   /** Legacy names of `instances` that Spring still binds (`backends`, `limiters`). */
   readonly aliases: readonly string[];
-  /** Spring's `<kind>AspectOrder` section key, if the kind has one. */
+  /** Spring's `<kind>AspectOrder` section key, if the kind has one (the thread-pool bulkhead goes through the bulkhead's aspect). */
   readonly aspectOrder?: string;
   readonly wait?: WaitFolding;
-  readonly registry: (options: { defaultConfig: object; configs: Record<string, object> }) => Registry<{ name: string }, object>;
+  readonly registry: (options: RegistryOptions<object>) => Registry<{ name: string }, object>;
 }
 
 const SECTION_SPECS: readonly SectionSpec[] = [
@@ -154,12 +154,6 @@ export const OTHER_SECTIONS: Readonly<Record<string, { readonly ignored: string 
   micrometer: { refused: 'Breakwater has no Timer (resilience4j-micrometer’s timed calls): remove this section, or delete it from the parsed object before calling fromConfig' },
 };
 
-/** Section-level keys every section may have besides its instances. */
-export const SECTION_IGNORED = {
-  tags: 'Micrometer tags added to every metric; Breakwater’s metrics exporters take their own labels',
-  aspectOrder: 'the order of Spring’s AOP advice; here the order of the layers is the one written in decorate()',
-} as const;
-
 /** What a Spring property of a section is, and so how it is read. */
 export type PropertyRule =
   | { readonly type: 'option'; readonly spring: string; readonly option: string; readonly kind: ValueKind; readonly values?: readonly string[] }
@@ -211,7 +205,7 @@ export function knownProperties(section: Section): string[] {
   return [...section.rules.values()].filter((r) => r.type !== 'refused').map((r) => kebabCase(r.spring));
 }
 
-/** The keys a section may hold besides properties: `configs`, `instances` and its aliases, `tags`, its aspect order. */
+/** The keys a section may hold besides properties: `configs`, `instances` and its aliases, `tags`, `metrics`, its aspect order. */
 export function sectionKeys(section: Section): string[] {
-  return ['configs', 'instances', ...section.aliases, 'tags', ...(section.aspectOrder === undefined ? [] : [kebabCase(section.aspectOrder)])];
+  return ['configs', 'instances', ...section.aliases, 'tags', 'metrics', ...(section.aspectOrder === undefined ? [] : [kebabCase(section.aspectOrder)])];
 }

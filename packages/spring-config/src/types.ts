@@ -6,7 +6,41 @@ import type { RateLimiterRegistry } from '@breakwater/rate-limiter';
 import type { RetryRegistry } from '@breakwater/retry';
 import type { TimeLimiterRegistry } from '@breakwater/time-limiter';
 
-/** The registries {@link fromConfig} builds, one per kind. */
+/**
+ * A key of the file that fromConfig read and did not turn into a setting, with what it did
+ * instead: `ignored: <why>` (Spring Boot or JVM machinery with nothing to act on here), or
+ * `read into aspectOrder: …`.
+ *
+ * @example
+ * ```ts
+ * for (const note of fromConfig(yml).notes) console.info(`${note.path}: ${note.message}`);
+ * // resilience4j.circuitbreaker.metrics.enabled: ignored: Resilience4j’s Micrometer metrics …
+ * ```
+ */
+export interface FromConfigNote {
+  /** The key as written in the file (`resilience4j.circuitbreaker.instances.pg.register-health-indicator`). */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A kind with a Spring AOP aspect (the thread-pool bulkhead goes through the bulkhead's). */
+export type AspectKind = 'retry' | 'circuitBreaker' | 'rateLimiter' | 'timeLimiter' | 'bulkhead';
+
+/**
+ * One aspect of Resilience4j's Spring annotations and its order (Spring's `Ordered`: the lower,
+ * the further out). See {@link BreakwaterRegistries.aspectOrder}.
+ *
+ * @example
+ * ```ts
+ * const entry: AspectOrderEntry = { kind: 'retry', order: 2_147_483_642 }; // Ordered.LOWEST_PRECEDENCE - 5
+ * ```
+ */
+export interface AspectOrderEntry {
+  readonly kind: AspectKind;
+  readonly order: number;
+}
+
+/** The registries {@link fromConfig} builds, one per kind, and what it has to say about the file. */
 export interface BreakwaterRegistries {
   readonly circuitBreaker: CircuitBreakerRegistry;
   readonly retry: RetryRegistry;
@@ -14,6 +48,21 @@ export interface BreakwaterRegistries {
   readonly bulkhead: BulkheadRegistry;
   readonly poolBulkhead: PoolBulkheadRegistry;
   readonly rateLimiter: RateLimiterRegistry;
+  /**
+   * Every key of the file read without becoming a setting, in the order read: the Spring Boot
+   * keys with no meaning here (`metrics.enabled`, `register-health-indicator`,
+   * `event-consumer-buffer-size`, `tags`, …) and why, the aspect orders read, two aspects given
+   * one order. Empty when every key became a setting.
+   */
+  readonly notes: readonly FromConfigNote[];
+  /**
+   * The order of Resilience4j's Spring aspects, outermost first: Resilience4j's defaults
+   * (`Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) )`) with the
+   * file's `<kind>-aspect-order` keys applied (a lower order is further out; a tie keeps the
+   * default order between the two, and is noted). fromConfig builds no pipeline: give the layers
+   * to `decorate()` in this order to run the calls as the Java service did.
+   */
+  readonly aspectOrder: readonly AspectOrderEntry[];
 }
 
 /** Options of {@link fromConfig}: what a YAML file cannot hold. */
@@ -26,4 +75,14 @@ export interface FromConfigOptions {
   readonly predicates?: Readonly<Record<string, (value: unknown) => boolean>>;
   /** Functions by the names the config uses in `interval-bi-function` and `consume-result-before-retry-attempt`. */
   readonly functions?: Readonly<Record<string, (...args: never[]) => unknown>>;
+  /**
+   * Where Spring placeholders (`${CB_WAIT:5000}`) are looked up first (default: `process.env`):
+   * the name as written, then Spring's environment form (`cb.wait` → `CB_WAIT`).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * What each registry does when `get(name)` asks for a name the file's `instances` do not
+   * configure (core's `RegistryOptions.onUnknownName`): `'warn'` (default), `'ignore'` or `'throw'`.
+   */
+  readonly onUnknownName?: 'ignore' | 'warn' | 'throw';
 }

@@ -15,10 +15,14 @@ export function asMapping(path: string, x: unknown): Record<string, unknown> {
  * Spring reads a YAML file as flat dotted names: `resilience4j.circuitbreaker:` as one key, or
  * `resilience4j.circuitbreaker.instances.pg.sliding-window-size: 5`, is the same as nesting. This
  * nests every dotted key (a `[name.with.dots]` segment stays one key, brackets dropped) and merges
- * what meets; a value given twice is an error.
+ * what meets; a value given twice is an error. A mapping that holds itself (a cyclic object) is
+ * refused, naming where it refers back to. `ancestors`: the mappings being expanded, by path.
  */
-export function expandDottedKeys(path: string, x: unknown): unknown {
+export function expandDottedKeys(path: string, x: unknown, ancestors = new Map<object, string>()): unknown {
   if (!isPlainObject(x)) return x;
+  const earlier = ancestors.get(x);
+  if (earlier !== undefined) failAt(path, `refers back to ${earlier === '' ? '(root)' : earlier} (a cyclic object cannot be a config)`);
+  ancestors.set(x, path);
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [raw, value] of Object.entries(x)) {
     const segments = splitDottedKey(path === '' ? raw : `${path}.${raw}`, raw);
@@ -33,10 +37,11 @@ export function expandDottedKeys(path: string, x: unknown): unknown {
     }
     const last = segments[segments.length - 1]!;
     at = childPath(at, last);
-    const child = expandDottedKeys(at, value);
+    const child = expandDottedKeys(at, value, ancestors);
     if (!(last in node)) node[last] = child;
     else mergeInto(at, node[last], child, node, last);
   }
+  ancestors.delete(x);
   return out;
 }
 
@@ -51,7 +56,7 @@ function mergeInto(at: string, into: unknown, from: unknown, parent: Record<stri
 }
 
 /** `a.b.[c.d]` → `a`, `b`, `c.d`. `at` is the key's path, for errors. */
-function splitDottedKey(at: string, raw: string): string[] {
+export function splitDottedKey(at: string, raw: string): string[] {
   const segments: string[] = [];
   let i = 0;
   for (;;) {
