@@ -63,6 +63,11 @@ export interface RedisBreakerSyncOptions {
   readonly instanceId?: string | undefined;
   /** The clock of the sync's own events (`at`). Breaker timers run on each breaker's own clock. Default `systemClock`. */
   readonly clock?: Clock | undefined;
+  /**
+   * The longest one round trip to Redis may take (real time) before it counts as a store error: a
+   * Redis that hangs never holds up a transition, an `attach` or an override. Default `'250ms'`.
+   */
+  readonly commandTimeout?: Duration | undefined;
 }
 
 /** The options as resolved at construction. */
@@ -75,9 +80,10 @@ export interface ResolvedSyncOptions {
   readonly keyPrefix: string;
   readonly instanceId: string;
   readonly clock: Clock;
+  readonly commandTimeout: number;
 }
 
-const KEYS = ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock'] as const;
+const KEYS = ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout'] as const;
 
 function isClient(value: unknown, subscriber: boolean): boolean {
   const c = value as Record<string, unknown> | null;
@@ -101,5 +107,6 @@ export function resolveSyncOptions(options: RedisBreakerSyncOptions | undefined)
   if (typeof keyPrefix !== 'string' || /[{}]/.test(keyPrefix)) read.fail('keyPrefix', 'a string without braces (the hash tag is added per name)', keyPrefix, 'type');
   const instanceId = (options?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`) as unknown;
   if (typeof instanceId !== 'string' || instanceId.length === 0) read.fail('instanceId', 'a non-empty string', instanceId, 'type');
-  return { client, subscriber, quorum, quorumWindow, trialLease, keyPrefix, instanceId, clock: read.clock() };
+  const commandTimeout = read.duration('commandTimeout', 250, { gt: 0, lte: MAX_MS });
+  return { client, subscriber, quorum, quorumWindow, trialLease, keyPrefix, instanceId, clock: read.clock(), commandTimeout };
 }

@@ -26,7 +26,7 @@ describe('RedisBreakerSync docs', () => {
     const readme = readFileSync(new URL('../README.md', SRC), 'utf8');
     const section = readme.slice(readme.indexOf('## RedisBreakerSync'));
     expect(section.startsWith('## RedisBreakerSync')).toBe(true);
-    for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock']) expect(section).toContain(`\`${option}\``);
+    for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout']) expect(section).toContain(`\`${option}\``);
     for (const event of ['storeError', 'storeRecovered', 'peerOpened', 'fleetOpened', 'fleetClosed', 'trialStarted', 'trialAbandoned', 'overridden', 'storeValueIgnored']) expect(section).toContain(`\`${event}\``);
     for (const issue of ['#419', '#1284', '#675', '#89', '#287']) expect(section).toContain(issue);
   });

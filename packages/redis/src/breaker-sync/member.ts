@@ -42,6 +42,8 @@ export class FleetMember {
   #fleetAttempt = 1;
   #timer: TimerHandle | undefined;
   #detached = false;
+  /** In 'held': when the fleet's wait ends (its breaker's clock). */
+  #fleetDeadline = 0;
   /** In 'trial': when the lease ends as this instance counts it (its breaker's clock). */
   #leaseEnd = 0;
   /** Whether a read for a notice is in flight, and whether another notice came meanwhile. */
@@ -234,6 +236,7 @@ export class FleetMember {
   /** Held OPEN until `wait` from now plus a grace; the timer tries the lease at `wait` (plus a small jitter). */
   #hold(wait: number): void {
     const clock = this.breaker.config.clock;
+    this.#fleetDeadline = clock.now() + wait;
     this.#transition(() => this.breaker.transitionToOpenStateUntil(clock.now() + wait + this.lease, { cause: 'fleet' }));
     this.#arm(wait + Math.random() * 20, () => void this.#tryLease());
   }
@@ -341,9 +344,16 @@ export class FleetMember {
 
   // ——— Redis down ———
 
-  /** Redis is gone: a held breaker is let go (OPEN until the fleet's wait would have ended, then its own). */
+  /**
+   * Redis is gone (or hangs): a held breaker is let go — OPEN until the fleet's wait would have
+   * ended, no grace (the grace was for Redis's answer), then its own trial; a trial goes on alone.
+   */
   storeDown(): void {
-    if (this.mode === 'held' || this.mode === 'trial') this.#setMode('free');
+    if (this.mode === 'trial') this.#setMode('free');
+    if (this.mode !== 'held') return;
+    this.#setMode('free');
+    const left = Math.max(this.#fleetDeadline - this.breaker.config.clock.now(), 0);
+    if (this.breaker.state === 'OPEN') this.#transition(() => this.breaker.transitionToOpenStateFor(left, { cause: 'fleet' }));
   }
 
   // ——— Plumbing ———

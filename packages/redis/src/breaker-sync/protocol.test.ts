@@ -19,6 +19,9 @@ describe('RedisBreakerSync configuration', () => {
     expect(make({ quorumWindow: '30x' })).toThrow(/RedisBreakerSync: quorumWindow must be a duration .* got '30x'/);
     expect(make({ quorumWindow: 0 })).toThrow(new RangeError('RedisBreakerSync: quorumWindow must be in (0, 2147483647], got 0'));
     expect(make({ trialLease: -1 })).toThrow(new RangeError('RedisBreakerSync: trialLease must be in [1, 2147483647], got -1'));
+    expect(make({ commandTimeout: 0 })).toThrow(new RangeError('RedisBreakerSync: commandTimeout must be in (0, 2147483647], got 0'));
+    expect(make({ commandTimeout: Infinity })).toThrow(RangeError);
+    expect(make({ commandTimeout: '1x' })).toThrow(/RedisBreakerSync: commandTimeout must be a duration .* got '1x'/);
     expect(make({ keyPrefix: 'a{b}:' })).toThrow(/keyPrefix must be a string without braces/);
     expect(make({ instanceId: '' })).toThrow(/instanceId must be a non-empty string/);
     expect(make({ quorom: 2 })).toThrow(/unknown option 'quorom' \(did you mean 'quorum'\?\)/);

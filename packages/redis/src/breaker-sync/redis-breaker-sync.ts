@@ -69,7 +69,7 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
           void a.member.read();
         }
       },
-    });
+    }, this.#options.commandTimeout);
     const { quorum, quorumWindow } = this.#options;
     this.#ctx = { instanceId: this.instanceId, quorum, quorumWindow, store: this.#store, events: this.#events };
   }
@@ -127,12 +127,12 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     this.#attached.set(breaker.name, { keys, listener, member });
     // Subscribed before reading, so no change falls between the read and the first message (`ver`
     // orders them). A subscriber that is not connected queues the subscription until it is: not
-    // awaited then (attach never hangs on Redis), and the state is read when the store recovers.
+    // awaited then, and the state is read when the store recovers. Each round trip ends within
+    // commandTimeout: attach never hangs on Redis (a subscription that got no answer is an outage,
+    // and the state is read when it ends).
     const subscriber = this.#options.subscriber;
-    const subscribed = subscriber.subscribe(keys.channel, listener).catch((error: unknown) => {
-      this.#events.emit('storeError', { error, operation: 'subscribe' });
-    });
-    if (subscriber.isReady) await subscribed;
+    const subscribed = this.#store.subscription(subscriber.subscribe(keys.channel, listener), 'subscribe');
+    if (subscriber.isReady && !(await subscribed) && this.#store.down) return;
     await member.read();
   }
 
@@ -151,9 +151,9 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     this.#attached.delete(breaker.name);
     attached.member.detach();
     try {
-      if (this.#options.subscriber.isReady) await this.#options.subscriber.unsubscribe(attached.keys.channel, attached.listener);
+      if (this.#options.subscriber.isReady) await this.#store.bounded(this.#options.subscriber.unsubscribe(attached.keys.channel, attached.listener));
     } catch {
-      // The connection is gone: nothing is subscribed any more either.
+      // The connection is gone (nothing is subscribed any more either), or Redis hangs (close() does not wait for it).
     }
   }
 

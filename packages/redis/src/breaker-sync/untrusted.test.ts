@@ -52,7 +52,10 @@ redisSuite('RedisBreakerSync: what it reads is untrusted', () => {
     await Promise.all(closed);
     expect(breakers.map((x) => x.state)).toEqual(['CLOSED', 'CLOSED']);
     expect(openings).toEqual([]);
-    expect(scripts([a, b]) - before).toBeLessThanOrEqual(8); // tryLease by each, decide, a re-read or two: not hundreds
+    // A read each on the message, a tryLease each, decide, the other's read on its notice, a read
+    // when a tryLease found the state moved on; each script's first run here is EVALSHA then EVAL.
+    // Not the hundreds of a spin.
+    expect(scripts([a, b]) - before).toBeLessThanOrEqual(12);
     // Told once by each instance (each re-read the state on the message), however often its scripts met it.
     expect(reports.map((r) => [r.from, r['breakerName'], r['field'], r['value']]).sort()).toEqual(
       [a, b].map((i) => [i.sync.instanceId, name, 'override', 'forced_open']).sort(),
