@@ -7,11 +7,12 @@ import { MAX_MS } from './bounds.js';
  * What the sync needs of a node-redis client (`createClient()` of `redis` 6): commands go
  * through `sendCommand`, `isReady` tells a connection that can answer now (no command is ever
  * left in node-redis' offline queue to be replayed later), `error` / `ready` events tell an
- * outage and its end.
+ * outage and its end: the sync adds one listener of each to both connections while it runs
+ * (`close()` removes them). Add your own `error` listener too: an `error` with none crashes the process.
  *
  * @example
  * ```ts
- * const client: BreakerSyncClient = await createClient({ url }).connect();
+ * const client: BreakerSyncClient = await createClient({ url }).on('error', (e) => log.warn(e)).connect();
  * ```
  */
 export interface BreakerSyncClient {
@@ -27,7 +28,7 @@ export interface BreakerSyncClient {
  *
  * @example
  * ```ts
- * const subscriber: BreakerSyncSubscriber = await client.duplicate().connect();
+ * const subscriber: BreakerSyncSubscriber = await client.duplicate().on('error', (e) => log.warn(e)).connect();
  * ```
  */
 export interface BreakerSyncSubscriber extends BreakerSyncClient {

@@ -30,4 +30,18 @@ describe('RedisBreakerSync docs', () => {
     for (const event of ['storeError', 'storeRecovered', 'peerOpened', 'fleetOpened', 'fleetClosed', 'trialStarted', 'trialAbandoned', 'overridden', 'storeValueIgnored']) expect(section).toContain(`\`${event}\``);
     for (const issue of ['#419', '#1284', '#675', '#89', '#287']) expect(section).toContain(issue);
   });
+
+  it("both READMEs show the application's own client error listeners and say which listeners the sync adds, and why", () => {
+    const readme = readFileSync(new URL('../README.md', SRC), 'utf8');
+    const section = readme.slice(readme.indexOf('## RedisBreakerSync'));
+    const example = section.slice(section.indexOf('```ts'), section.indexOf('```', section.indexOf('```ts') + 5));
+    expect(example).toMatch(/const client = await createClient\(.*\)\.on\('error', .+\)\.connect\(\);/);
+    expect(example).toMatch(/const subscriber = await client\.duplicate\(\)\.on\('error', .+\)\.connect\(\);/);
+    const words = (text: string) => text.replace(/\s+/g, ' ');
+    expect(words(section)).toContain('adds one `error` and one `ready` listener to each of the two connections');
+    const root = readFileSync(new URL('../../../README.md', SRC), 'utf8');
+    const scaling = root.slice(root.indexOf('## Scaling out'), root.indexOf('\n## ', root.indexOf('## Scaling out') + 5));
+    expect(scaling).toContain("client.on('error', …)");
+    expect(words(scaling)).toContain('adds one `error` and one `ready` listener to each of its two connections');
+  });
 });

@@ -136,6 +136,22 @@ redisSuite('RedisBreakerSync protocol', () => {
     expect(await forced).toBe('fleet');
   });
 
+  it("adds one error and one ready listener to each connection (what the README says), and removes them on close", async () => {
+    const client = createClient({ url: fleet.redis().url });
+    const subscriber = client.duplicate();
+    for (const c of [client, subscriber]) c.on('error', () => {}); // the application's own
+    await Promise.all([client.connect(), subscriber.connect()]);
+    const counts = () => [client, subscriber].map((c) => [c.listenerCount('error'), c.listenerCount('ready')]);
+    const before = counts();
+    const sync = new RedisBreakerSync({ client, subscriber });
+    await sync.attach(new CircuitBreaker(uniqueName('listeners'), FAST));
+    expect(counts()).toEqual(before.map(([error, ready]) => [error! + 1, ready! + 1]));
+    await sync.close();
+    expect(counts()).toEqual(before);
+    client.destroy();
+    subscriber.destroy();
+  });
+
   it('ignores what it cannot read on its channel', async () => {
     const name = uniqueName('garbage');
     const a = await make();

@@ -36,8 +36,8 @@ function isBreaker(target: unknown): target is CircuitBreaker {
  *
  * @example
  * ```ts
- * const client = await createClient({ url }).connect();
- * const subscriber = await client.duplicate().connect();
+ * const client = await createClient({ url }).on('error', (e) => log.warn(e)).connect(); // your own error listener:
+ * const subscriber = await client.duplicate().on('error', (e) => log.warn(e)).connect(); // the sync's own come and go with it
  * const sync = new RedisBreakerSync({ client, subscriber, quorum: 2, quorumWindow: '30s' });
  * await sync.attach(breakers);          // a CircuitBreakerRegistry (later ones too), or one breaker
  * await sync.forceOpen('pg');           // every instance: FORCED_OPEN
