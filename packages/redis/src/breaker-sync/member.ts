@@ -85,8 +85,9 @@ export class FleetMember {
   }
 
   /**
-   * A notice of a change: one read at a time; notices that come meanwhile make one more read after
-   * it. A burst of messages (forged ones included) costs at most two reads.
+   * A notice of a change: one read at a time; the notices that come meanwhile make one more read
+   * after it, however many they are (a burst of forged ones costs two reads, a flood one read per
+   * round trip: never a read per message).
    */
   #reread(): void {
     if (this.#reading) {
