@@ -2,6 +2,7 @@ import type { RequestNotPermittedError } from '@breakwater/core';
 import type { Batch, BatchTarget, Call } from './batch.js';
 import type { Fallback } from './fallback.js';
 import { REPLY_HEAD, replyOf, type ScriptReply } from './reply.js';
+import type { StateView } from './state-view.js';
 import type { Store } from './store.js';
 
 /** What {@link Answers} needs of its limiter. */
@@ -14,8 +15,12 @@ export interface AnswersOptions {
   readonly refused: (permits: number, waitMs: number) => void;
   readonly refusal: (permits: number, waitMs: number) => RequestNotPermittedError;
   readonly drained: (permits: number) => void;
+  /** What this instance last saw of its key (sent with each batch). */
+  readonly view: StateView;
+  /** A reply says the key was lost mid-use (first report of that loss by this instance), noticed in `cycle`. */
+  readonly lost: (cycle: number) => void;
   /** Waits on the clock for a reservation's permits (the limiter's `Waiters.wait`). */
-  readonly wait: (permits: number, seq: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal) => Promise<void> | undefined;
+  readonly wait: (permits: number, seq: number, generation: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal) => Promise<void> | undefined;
 }
 
 /**
@@ -40,6 +45,7 @@ export class Answers implements BatchTarget {
   }
 
   replied(raw: readonly number[], last: number, batch: Batch): void {
+    if (this.#o.view.observe(raw[3]!, raw[4]!, raw[5] === 1)) this.#o.lost(raw[0]!);
     if (last < 0) return;
     this.#lastRaw = raw;
     this.#lastIndex = last;
@@ -65,7 +71,7 @@ export class Answers implements BatchTarget {
         return call.resolve(kind === 'reserve' ? waitMs : undefined);
       }
       // A caller that gave up during the round trip has its rejection already (raceAbort): its permits go back.
-      return call.resolve(this.#o.wait(permits, seq, raw[1]! / 1000 + waitMs, grantCycle, waitMs, call.signal));
+      return call.resolve(this.#o.wait(permits, seq, raw[3]!, raw[1]! / 1000 + waitMs, grantCycle, waitMs, call.signal));
     }
     if (kind === 'drain') this.#o.drained(Math.max(w, 0));
     call.resolve();

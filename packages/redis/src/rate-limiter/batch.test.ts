@@ -23,7 +23,7 @@ function counting(client: ScriptClient): ScriptClient & { evalShas: number; eval
     },
     evalSha(sha1: string, options: { keys: string[]; arguments: string[] }) {
       counted.evalShas += 1;
-      counted.ops.push(options.arguments.length - 5);
+      counted.ops.push(options.arguments.length - 8); // the header: 8 strings
       return client.evalSha(sha1, options);
     },
     eval(script: string, options: { keys: string[]; arguments: string[] }) {

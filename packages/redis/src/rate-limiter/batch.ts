@@ -1,4 +1,5 @@
 import { checkReply, REPLY_HEAD } from './reply.js';
+import type { StateView } from './state-view.js';
 import type { ReplyCheck, Store } from './store.js';
 
 /** What a {@link Call} asks of Redis: a reservation awaited by `acquirePermission` or returned by `reservePermission`, a look (`fetchMetrics`), a drain, a give-back. */
@@ -17,9 +18,10 @@ export class Call {
     readonly code: string,
     readonly permits: number,
     readonly signal: AbortSignal,
-    /** A give-back: the reservation's sequence number and the time its permits are there (ms since the epoch). */
+    /** A give-back: the reservation's sequence number, the time its permits are there (ms since the epoch), and the key's generation then. */
     readonly seq = 0,
     readonly releaseAt = 0,
+    readonly generation = 0,
   ) {}
 }
 
@@ -75,15 +77,15 @@ export class Batch implements ReplyCheck {
     return checkReply(raw, this.calls, this.header.timeout, this.header.period);
   }
 
-  /** The script's ARGV: the header, then each operation. */
-  argv(minTtl: string): string[] {
+  /** The script's ARGV: the header (with the instance's `view` of the key), then each operation. */
+  argv(minTtl: string, view: StateView): string[] {
     const h = this.header;
     const calls = this.calls;
-    if (calls.length === 1 && calls[0]!.kind !== 'giveBack') return [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, calls[0]!.code];
-    const argv = [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg];
+    if (calls.length === 1 && calls[0]!.kind !== 'giveBack') return [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, view.generationArg, view.seenArg, view.untilArg, calls[0]!.code];
+    const argv = [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, view.generationArg, view.seenArg, view.untilArg];
     for (const call of calls) {
       argv.push(call.code);
-      if (call.kind === 'giveBack') argv.push(String(call.permits), String(call.seq), String(call.releaseAt));
+      if (call.kind === 'giveBack') argv.push(String(call.permits), String(call.seq), String(call.releaseAt), String(call.generation));
     }
     return argv;
   }
@@ -102,16 +104,18 @@ export class Batcher {
   readonly #store: Store;
   readonly #target: BatchTarget;
   readonly #minTtl: string;
+  readonly #view: StateView;
   #pending: Batch | undefined = undefined;
   readonly #flush = (): void => {
     const batch = this.#pending;
     if (batch !== undefined) this.#send(batch);
   };
 
-  constructor(store: Store, target: BatchTarget, minTtl: string) {
+  constructor(store: Store, target: BatchTarget, minTtl: string, view: StateView) {
     this.#store = store;
     this.#target = target;
     this.#minTtl = minTtl;
+    this.#view = view;
   }
 
   /**
@@ -136,7 +140,7 @@ export class Batcher {
   #send(batch: Batch): void {
     this.#pending = undefined;
     const calls = batch.calls;
-    this.#store.send(batch.argv(this.#minTtl), batch, batch.startedAt, (raw) => {
+    this.#store.send(batch.argv(this.#minTtl, this.#view), batch, batch.startedAt, (raw) => {
       const target = this.#target;
       if (raw === undefined) {
         for (const call of calls) {

@@ -9,6 +9,9 @@ import type { OnStoreError } from './config.js';
  * - `drained`: `drainPermissions()` took the `permits` left in the cycle.
  * - `storeError`: Redis stopped answering; `mode` is what takes over. Once per outage, not per call.
  * - `storeRecovered`: Redis answers again after `downtimeMs`.
+ * - `storeStateLost`: the limiter's key was lost mid-use (evicted under `maxmemory`, deleted,
+ *   flushed) and created again with `cycle` — and every cycle this instance had seen reserved —
+ *   counted as taken. Once per loss per instance that notices it.
  *
  * @example
  * ```ts
@@ -21,6 +24,7 @@ export type RedisRateLimiterEvents = {
   drained: { readonly permits: number };
   storeError: { readonly error: unknown; readonly mode: OnStoreError };
   storeRecovered: { readonly downtimeMs: number };
+  storeStateLost: { readonly cycle: number };
 };
 
 /** The event types a RedisRateLimiter publishes. */
@@ -30,6 +34,7 @@ export const REDIS_RATE_LIMITER_EVENT_TYPES: readonly (keyof RedisRateLimiterEve
   'drained',
   'storeError',
   'storeRecovered',
+  'storeStateLost',
 ];
 
 /**
@@ -63,4 +68,6 @@ export interface RedisRateLimiterMetrics {
   readonly cycle: number;
   /** What decides calls now. */
   readonly store: StoreMode;
+  /** How many times this instance found the key lost mid-use (`storeStateLost` events): 0 on a Redis that keeps its keys. */
+  readonly storeStateLost: number;
 }

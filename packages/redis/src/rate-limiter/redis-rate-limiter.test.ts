@@ -51,7 +51,7 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
     expect(await rl.reservePermission(2)).toBe(0);
     expect(await rl.reservePermission(3)).toBe(2000); // 2 at cycle+1, the 3rd at cycle+2
     expect(await rl.reservePermission(2)).toBe(-1); // 3000 > 2500
-    expect(rl.metrics).toEqual({ availablePermissions: -3, numberOfWaitingCalls: 0, waitMs: 2000, cycle: 1000, store: 'redis' });
+    expect(rl.metrics).toEqual({ availablePermissions: -3, numberOfWaitingCalls: 0, waitMs: 2000, cycle: 1000, store: 'redis', storeStateLost: 0 });
     await expect(rl.reservePermission(0)).rejects.toThrow(RangeError);
   });
 

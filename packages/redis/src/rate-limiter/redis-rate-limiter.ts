@@ -11,6 +11,7 @@ import { Answers } from './answers.js';
 import { Store } from './store.js';
 import { Batcher, Call, type Header } from './batch.js';
 import { Waiters } from './waiters.js';
+import { StateView } from './state-view.js';
 
 /** The least time an idle key lives, ms (the script makes it longer when later cycles are reserved). */
 const MIN_TTL_MS = '1000';
@@ -48,6 +49,8 @@ export class RedisRateLimiter implements Policy {
   /** The limit, period and timeout as the script reads them (built once per change). */
   #header: Header;
   readonly #answers: Answers;
+  /** How many losses of the key (evicted, deleted, flushed mid-use) this instance noticed. */
+  #statesLost = 0;
   /** `drainPermissionsOnResult` around each call, when it is set (a drain is one round trip the call does not await). */
   readonly #drainOnResult: DrainOnResult | undefined;
 
@@ -70,8 +73,9 @@ export class RedisRateLimiter implements Policy {
     this.#waiters = new Waiters({
       clock: c.clock,
       granted: (r, waitedMs) => this.#granted(r.permits, waitedMs, r.grantCycle),
-      giveBack: (r) => void this.#add(new Call('giveBack', 'g', r.permits, NEVER_ABORTED, r.seq, r.releaseAt)),
+      giveBack: (r) => void this.#add(new Call('giveBack', 'g', r.permits, NEVER_ABORTED, r.seq, r.releaseAt, r.generation)),
     });
+    const view = new StateView();
     this.#answers = new Answers({
       store: this.#store,
       fallback: this.#fallback,
@@ -79,9 +83,14 @@ export class RedisRateLimiter implements Policy {
       refused: (permits, waitMs) => this.#refused(permits, waitMs),
       refusal: (permits, waitMs) => this.#refusal(permits, waitMs),
       drained: (permits) => events.wants('drained') && events.emit('drained', { permits }),
-      wait: (permits, seq, releaseAt, grantCycle, waitMs, signal) => this.#waiters.wait(permits, seq, releaseAt, grantCycle, waitMs, signal),
+      wait: (permits, seq, generation, releaseAt, grantCycle, waitMs, signal) => this.#waiters.wait(permits, seq, generation, releaseAt, grantCycle, waitMs, signal),
+      view,
+      lost: (cycle) => {
+        this.#statesLost += 1;
+        if (events.wants('storeStateLost')) events.emit('storeStateLost', { cycle });
+      },
     });
-    this.#batcher = new Batcher(this.#store, this.#answers, MIN_TTL_MS);
+    this.#batcher = new Batcher(this.#store, this.#answers, MIN_TTL_MS, view);
     const predicate = c.drainPermissionsOnResult;
     this.#drainOnResult = predicate === undefined ? undefined : new DrainOnResult(this.#source, predicate, () => void this.drainPermissions().catch(() => {}));
   }
@@ -93,7 +102,7 @@ export class RedisRateLimiter implements Policy {
 
   /** A snapshot: Redis's last answer to this instance, or the fallback's figures during an outage. */
   get metrics(): RedisRateLimiterMetrics {
-    return metricsOf(this.#store.down, this.#fallback, this.#answers.last, this.#limit, this.#waiters.size);
+    return metricsOf(this.#store.down, this.#fallback, this.#answers.last, this.#limit, this.#waiters.size, this.#statesLost);
   }
 
   /**

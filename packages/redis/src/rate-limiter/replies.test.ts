@@ -13,47 +13,50 @@ import { startWithClient, stopWithClient, type TestClient, uniqueName, until } f
 // onStoreError mode decides — never a grant in 'fail-closed', never a caller left pending.
 
 const ONE = [{ code: '1' }];
-/** A genuine reply to one reservation of 1 permit granted at once, at 1,000,000 ms with a period of 1000 ms. */
-const GRANTED = [1000, 1_000_000_000, 4, 0, 1];
+/** A genuine reply to one reservation of 1 permit granted at once, at 1,000,000 ms with a period of 1000 ms (generation 7, reserved through cycle 1000, not lost). */
+const GRANTED = [1000, 1_000_000_000, 4, 7, 1000, 0, 0, 1];
 
 describe('checkReply', () => {
   it('passes what the script answers', () => {
     expect(checkReply(GRANTED, ONE, 0, 1000)).toBe(GRANTED);
-    expect(checkReply([1000, 1_000_250_000, 4, 750_000, -1], ONE, 1000, 1000)).toEqual([1000, 1_000_250_000, 4, 750_000, -1]); // waits 750 ms
-    expect(checkReply([1000, 1_000_250_000, 4, -750_000, -1], ONE, 0, 1000)).toHaveLength(5); // refused
+    expect(checkReply([1000, 1_000_250_000, 4, 7, 1000, 0, 750_000, -1], ONE, 1000, 1000)).toEqual([1000, 1_000_250_000, 4, 7, 1000, 0, 750_000, -1]); // waits 750 ms
+    expect(checkReply([1000, 1_000_250_000, 4, 7, 1000, 0, -750_000, -1], ONE, 0, 1000)).toHaveLength(8); // refused
     const mixed = [{ code: 'm' }, { code: 'd' }, { code: 'g' }, { code: '3' }];
-    expect(checkReply([1000, 1_000_000_000, 4, 0, 5, 5, 0, 1, 1, -1_000_000, 1], mixed, 500, 1000)).toHaveLength(11);
+    expect(checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, 0, 5, 5, 0, 1, 1, -1_000_000, 1], mixed, 500, 1000)).toHaveLength(14);
   });
 
   it.each([
-    ['a right-length reply of strings', ['1000', '1000000000', '4', '0', '1'], 0, /\[0\] is '1000', not an integer/],
-    ['a right-length reply of nulls', [null, null, null, null, null], 0, /\[0\] is null, not an integer/],
-    ['a null in the operation', [1000, 1_000_000_000, 4, null, 1], 0, /\[3\] is null/],
-    ['a fraction', [1000, 1_000_000_000, 4, 0.5, 1], 0, /\[3\] is 0.5/],
-    ['NaN', [1000, 1_000_000_000, 4, Number.NaN, 1], 0, /\[3\] is NaN/],
-    ['Infinity', [1000, 1_000_000_000, 4, Infinity, 1], 0, /\[3\] is Infinity/],
-    ['an unsafe integer', [1000, 1_000_000_000, 4, 2 ** 60, 1], 0, /\[3\] is 1152921504606847000/],
-    ['a nested array', [1000, 1_000_000_000, 4, [0], 1], 0, /\[3\] is a non-number object/],
-    ['a bigint', [1000, 1_000_000_000, 4, 0n, 1], 0, /\[3\] is a bigint/],
-    ['too short', [1000, 1_000_000_000, 4, 0], 0, /has 4 elements for 1 operations \(5 expected\)/],
+    ['a right-length reply of strings', ['1000', '1000000000', '4', '7', '1000', '0', '0', '1'], 0, /\[0\] is '1000', not an integer/],
+    ['a right-length reply of nulls', [null, null, null, null, null, null, null, null], 0, /\[0\] is null, not an integer/],
+    ['a null in the operation', [1000, 1_000_000_000, 4, 7, 1000, 0, null, 1], 0, /\[6\] is null/],
+    ['a fraction', [1000, 1_000_000_000, 4, 7, 1000, 0, 0.5, 1], 0, /\[6\] is 0.5/],
+    ['NaN', [1000, 1_000_000_000, 4, 7, 1000, 0, Number.NaN, 1], 0, /\[6\] is NaN/],
+    ['Infinity', [1000, 1_000_000_000, 4, 7, 1000, 0, Infinity, 1], 0, /\[6\] is Infinity/],
+    ['an unsafe integer', [1000, 1_000_000_000, 4, 7, 1000, 0, 2 ** 60, 1], 0, /\[6\] is 1152921504606847000/],
+    ['a nested array', [1000, 1_000_000_000, 4, 7, 1000, 0, [0], 1], 0, /\[6\] is a non-number object/],
+    ['a bigint', [1000, 1_000_000_000, 4, 7, 1000, 0, 0n, 1], 0, /\[6\] is a bigint/],
+    ['too short', [1000, 1_000_000_000, 4, 7, 1000, 0, 0], 0, /has 7 elements for 1 operations \(8 expected\)/],
     ['not an array', 'OK', 0, /is 'OK', not an array/],
     ['null', null, 0, /is null, not an array/],
-    ['a negative cycle', [-1, 1_000_000_000, 4, 0, 1], 0, /a cycle, a time and a sequence number are >= 0/],
-    ['a negative sequence number', [1000, 1_000_000_000, -4, 0, 1], 0, /are >= 0/],
-    ['a cycle that is not the time\'s', [7, 1_000_000_000, 4, 0, 1], 0, /says cycle 7 at 1000000000 µs/],
-    ['a wait of 3.6e9 µs granted with a timeout of 0', [1000, 1_000_000_000, 4, 3.6e9, -1], 0, /answers 3600000000, -1 to operation 0 \('1', timeout 0 ms\)/],
-    ['a wait beyond the timeout', [1000, 1_000_000_000, 4, 5_000_001, -4], 5000, /timeout 5000 ms/],
-    ['a grant at once that leaves a deficit', [1000, 1_000_000_000, 4, 0, -1], 0, /answers 0, -1 to operation 0/],
-    ['a grant with a wait that leaves permits', [1000, 1_000_000_000, 4, 500_000, 2], 5000, /answers 500000, 2/],
+    ['a negative cycle', [-1, 1_000_000_000, 4, 7, 1000, 0, 0, 1], 0, /a cycle, a time, a sequence number and a generation are >= 0/],
+    ['a negative sequence number', [1000, 1_000_000_000, -4, 7, 1000, 0, 0, 1], 0, /are >= 0/],
+    ['a negative generation', [1000, 1_000_000_000, 4, -7, 1000, 0, 0, 1], 0, /and a generation are >= 0/],
+    ['a lost flag of 2', [1000, 1_000_000_000, 4, 7, 1000, 2, 0, 1], 0, /says 1000 for the last cycle reserved \(>= -1\) and 2 for lost \(0 or 1\)/],
+    ['a last cycle reserved of -2', [1000, 1_000_000_000, 4, 7, -2, 0, 0, 1], 0, /says -2 for the last cycle reserved/],
+    ['a cycle that is not the time\'s', [7, 1_000_000_000, 4, 7, 1000, 0, 0, 1], 0, /says cycle 7 at 1000000000 µs/],
+    ['a wait of 3.6e9 µs granted with a timeout of 0', [1000, 1_000_000_000, 4, 7, 1000, 0, 3.6e9, -1], 0, /answers 3600000000, -1 to operation 0 \('1', timeout 0 ms\)/],
+    ['a wait beyond the timeout', [1000, 1_000_000_000, 4, 7, 1000, 0, 5_000_001, -4], 5000, /timeout 5000 ms/],
+    ['a grant at once that leaves a deficit', [1000, 1_000_000_000, 4, 7, 1000, 0, 0, -1], 0, /answers 0, -1 to operation 0/],
+    ['a grant with a wait that leaves permits', [1000, 1_000_000_000, 4, 7, 1000, 0, 500_000, 2], 5000, /answers 500000, 2/],
   ] as [string, unknown, number, RegExp][])('refuses %s (timeout %d ms)', (_, reply, timeout, message) => {
     expect(() => checkReply(reply, ONE, timeout, 1000)).toThrow(message);
   });
 
   it('refuses answers no look, drain or give-back gets', () => {
-    expect(() => checkReply([1000, 1_000_000_000, 4, 1, 5], [{ code: 'm' }], 0, 1000)).toThrow("to operation 0 ('m')");
-    expect(() => checkReply([1000, 1_000_000_000, 4, 2, 5], [{ code: 'g' }], 0, 1000)).toThrow("to operation 0 ('g')");
-    expect(() => checkReply([1000, 1_000_000_000, 4, 5, 5], [{ code: 'd' }], 0, 1000)).toThrow("to operation 0 ('d')");
-    expect(() => checkReply([1000, 1_000_000_000, 4, -3, -2], [{ code: 'd' }], 0, 1000)).toThrow("to operation 0 ('d')");
+    expect(() => checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, 1, 5], [{ code: 'm' }], 0, 1000)).toThrow("to operation 0 ('m')");
+    expect(() => checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, 2, 5], [{ code: 'g' }], 0, 1000)).toThrow("to operation 0 ('g')");
+    expect(() => checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, 5, 5], [{ code: 'd' }], 0, 1000)).toThrow("to operation 0 ('d')");
+    expect(() => checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, -3, -2], [{ code: 'd' }], 0, 1000)).toThrow("to operation 0 ('d')");
   });
 });
 
@@ -96,7 +99,7 @@ redisSuite('RedisRateLimiter when the reply is not one the script gives', () => 
 
   it.each(['fail-closed', 'local'] as const)("%s: a reply 'wait 3.6e9 µs' with timeoutDuration 0 leaves no caller pending: a store error, decided at once", async (mode) => {
     const clock = new VirtualClock(1_000_000);
-    const rl = limiter(hostile((r) => r.map((v, i) => (i < 3 ? v : i % 2 === 1 ? 3.6e9 : -1))), mode, clock);
+    const rl = limiter(hostile((r) => r.map((v, i) => (i < 6 ? v : i % 2 === 0 ? 3.6e9 : -1))), mode, clock);
     const outcomes: string[] = [];
     const calls = [rl.acquirePermission(), rl.acquirePermission()].map((p) => p.then(() => outcomes.push('granted'), (e: Error) => outcomes.push(e.name)));
     await until(() => outcomes.length === 2, 2000);

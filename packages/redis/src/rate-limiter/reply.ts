@@ -1,7 +1,10 @@
 import { MAX_WAIT_MS } from './script.js';
 
-/** How many integers of the script's reply come before the operations' pairs: the cycle, now in µs, the sequence number. */
-export const REPLY_HEAD = 3;
+/**
+ * How many integers of the script's reply come before the operations' pairs: the cycle, now in µs,
+ * the sequence number, the key's generation, its last cycle reserved, and 1 when it was found lost.
+ */
+export const REPLY_HEAD = 6;
 
 /** The largest integer a reply may hold: what a double holds exactly. */
 /** What the script answered for one operation of a batch, parsed (what `metrics` shows). */
@@ -34,8 +37,9 @@ export interface SentOp {
 
 /**
  * The script's reply to a batch of `ops` run with `timeoutMs` and `period`, if it is one the script
- * can give; throws (a store error) otherwise. A reply is `3 + 2 × ops` safe integers: the cycle
- * (that of `now`), `now` in µs, the sequence number (all >= 0), then per operation `w` and the
+ * can give; throws (a store error) otherwise. A reply is `6 + 2 × ops` safe integers: the cycle
+ * (that of `now`), `now` in µs, the sequence number, the key's generation (all >= 0), its last
+ * cycle reserved (>= -1), whether it was found lost (0 or 1), then per operation `w` and the
  * permissions after it, which must agree with the operation — a reservation granted waits at most
  * the batch's timeout (and {@link MAX_WAIT_MS}), a refused one has a negative `w`, a look answers 0,
  * a drain leaves `min(before, 0)`, a give-back answers 0 or 1. Strings, nulls, fractions, a wait
@@ -43,8 +47,8 @@ export interface SentOp {
  *
  * @example
  * ```ts
- * checkReply([1000, 1_000_000_000, 4, 0, 1], [{ code: '1' }], 5000, 1000); // the reply, as numbers
- * checkReply(['1000', '1000000000', '4', '0', '1'], [{ code: '1' }], 5000, 1000); // throws
+ * checkReply([1000, 1_000_000_000, 4, 7, 1000, 0, 0, 1], [{ code: '1' }], 5000, 1000); // the reply, as numbers
+ * checkReply(['1000', '1000000000', '4', '7', '1000', '0', '0', '1'], [{ code: '1' }], 5000, 1000); // throws
  * ```
  */
 export function checkReply(reply: unknown, ops: readonly SentOp[], timeoutMs: number, period: number): number[] {
@@ -57,7 +61,8 @@ export function checkReply(reply: unknown, ops: readonly SentOp[], timeoutMs: nu
   const raw = reply as number[];
   const cycle = raw[0]!;
   const nowUs = raw[1]!;
-  if (cycle < 0 || nowUs < 0 || raw[2]! < 0) return bad(`starts ${cycle}, ${nowUs}, ${raw[2]!}: a cycle, a time and a sequence number are >= 0`);
+  if (cycle < 0 || nowUs < 0 || raw[2]! < 0 || raw[3]! < 0) return bad(`starts ${cycle}, ${nowUs}, ${raw[2]!}, ${raw[3]!}: a cycle, a time, a sequence number and a generation are >= 0`);
+  if (raw[4]! < -1 || (raw[5] !== 0 && raw[5] !== 1)) return bad(`says ${raw[4]!} for the last cycle reserved (>= -1) and ${raw[5]!} for lost (0 or 1)`);
   // cycle = floor(now / period); now travels rounded to the µs.
   if (Math.abs(Math.floor(nowUs / 1000 / period) - cycle) > 1) return bad(`says cycle ${cycle} at ${nowUs} µs, not the cycle of that time (period ${period} ms)`);
   const longest = Math.ceil(Math.min(timeoutMs, MAX_WAIT_MS) * 1000);

@@ -3,7 +3,7 @@ import { initialState, nextState, type RateLimiterState } from '@breakwater/rate
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { rateLimiterKey } from '../keys.js';
-import { checkReply, replyOf } from './reply.js';
+import { checkReply, REPLY_HEAD, replyOf } from './reply.js';
 import { RATE_LIMITER_SCRIPT } from './script.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
 
@@ -76,7 +76,8 @@ redisSuite('the rate limiter script against state.ts', () => {
             continue;
           }
           // The batch's ARGV, each give-back naming a reservation made before the batch or earlier in it.
-          const argv = [String(limit), String(period), '60000', String(now), String(s.timeout)];
+          // No view of the key (generation 0): a key that does not exist is a fresh one, never a lost one.
+          const argv = [String(limit), String(period), '60000', String(now), String(s.timeout), '1', '0', '-1'];
           const planned: { op: Op; r?: { permits: number; seq: number; releaseAt: number } }[] = [];
           // The model, one operation after another, at the batch's one time.
           const expected: unknown[] = [];
@@ -106,7 +107,7 @@ redisSuite('the rate limiter script against state.ts', () => {
             } else {
               const r = reservations[reservations.length - 1 - o.which];
               if (r === undefined) continue;
-              argv.push('g', String(r.permits), String(r.seq), String(r.releaseAt));
+              argv.push('g', String(r.permits), String(r.seq), String(r.releaseAt), '1'); // the key's one generation: the one its first write gave it
               const allowed = r.seq === seq && r.releaseAt > now;
               const model = allowed ? (created = giveBack(state(), r.permits, now)) : refresh(state(), now);
               if (allowed) {
@@ -125,7 +126,7 @@ redisSuite('the rate limiter script against state.ts', () => {
           let got = raw[2]!;
           const actual = planned.map(({ op: o }, i) => {
             const code = o.kind === 'reserve' ? 'r' : o.kind === 'drain' ? 'd' : o.kind === 'look' ? 'm' : 'g';
-            const w = raw[3 + 2 * i]!;
+            const w = raw[REPLY_HEAD + 2 * i]!;
             if (code === 'g') got -= w;
             else if (code === 'd' ? w > 0 : code === 'r' && w >= 0) got += 1;
             const reply = replyOf(raw, i, code, got, limit, period);

@@ -5,6 +5,8 @@ export interface Reservation extends Linked<Reservation> {
   readonly permits: number;
   /** The key's sequence number the reservation got (a give-back must find it unchanged). */
   readonly seq: number;
+  /** The key's generation then (a give-back to a key lost and created again since is refused). */
+  readonly generation: number;
   /** When its permits are there, in the script's time (ms since the epoch). */
   readonly releaseAt: number;
   /** The cycle its permits belong to. */
@@ -63,12 +65,12 @@ export class Waiters {
   }
 
   /**
-   * Waits `waitMs` for `permits` reserved with sequence number `seq`, there at `releaseAt` (script
+   * Waits `waitMs` for `permits` reserved with sequence number `seq` on the key's `generation`, there at `releaseAt` (script
    * time) in `grantCycle`; a caller that already gave up (during the round trip) does not wait, and
    * its permits are handed back at once when they can be.
    */
-  wait(permits: number, seq: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
-    const reservation: Reservation = { prev: null, next: null, linked: false, permits, seq, releaseAt, grantCycle, aborted: false };
+  wait(permits: number, seq: number, generation: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
+    const reservation: Reservation = { prev: null, next: null, linked: false, permits, seq, generation, releaseAt, grantCycle, aborted: false };
     this.#returnable.push(reservation);
     if (signal.aborted) return void this.#handBack(reservation);
     return this.#queue.wait(signal, waitMs, reservation);
