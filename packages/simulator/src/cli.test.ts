@@ -83,6 +83,31 @@ describe('breakwater simulate, in process', () => {
     expect(out).toContain('ranked by: failed + rejected, then failed');
   });
 
+  it('--seeds N runs each configuration with N seeds (the scenario’s, or --seed’s, and the next ones): each seed’s totals, ranked by their means', async () => {
+    const { code, out } = await inProcess(['simulate', SCENARIO, '--json', '--seeds', '3', '--sweep', 'slidingWindowSize=5,10']);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as SimulationReport;
+    expect(report.scenario.seeds).toEqual([3, 4, 5]);
+    for (const c of report.configurations) {
+      expect(c.runs!.map((r) => r.seed)).toEqual([3, 4, 5]);
+      expect(c.runs![0]!.totals).toEqual(c.totals); // the details are the scenario seed's run
+    }
+    expect(report.standings!.map((s) => s.name)).toEqual(report.ranking);
+    const other = JSON.parse((await inProcess(['simulate', SCENARIO, '--json', '--seeds', '2', '--seed', '10'])).out) as SimulationReport;
+    expect(other.scenario.seeds).toEqual([10, 11]);
+    expect(JSON.parse((await inProcess(['simulate', SCENARIO, '--json'])).out).scenario.seeds).toBeUndefined();
+  });
+
+  it('--seeds in the table: each score with its range over the seeds, and which configurations are a tie', async () => {
+    const { code, out } = await inProcess(['simulate', SCENARIO, '--seeds', '4', '--sweep', 'slidingWindowSize=5,10', '--sweep', 'waitDurationInOpenState=1s,4s']);
+    expect(code).toBe(0);
+    expect(out).toContain('seeds 3, 4, 5, 6');
+    expect(out).toMatch(/^# +configuration +failed \+ rejected +range/m);
+    expect(out).toMatch(/ranked by the means over 4 seeds of: failed \+ rejected, then failed/);
+    const single = await inProcess(['simulate', SCENARIO, '--sweep', 'slidingWindowSize=5,10']);
+    expect(single.out).toContain('ranked on one seed (3): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie');
+  });
+
   it('--html writes the HTML report', async () => {
     const file = join(dir, 'report.html');
     const { code, out } = await inProcess(['simulate', SCENARIO, '--html', file]);
@@ -96,6 +121,10 @@ describe('breakwater simulate, in process', () => {
     [['simulat', 'x.yml'], "unknown command 'simulat'"],
     [['simulate', 'x.yml', '--bogus'], "Unknown option '--bogus'"],
     [['simulate', 'x.yml', '--seed', 'x'], '--seed needs a whole number'],
+    [['simulate', 'x.yml', '--seeds', '0'], '--seeds needs a whole number from 1 to 100, got \'0\''],
+    [['simulate', 'x.yml', '--seeds', '101'], '--seeds needs a whole number from 1 to 100, got \'101\''],
+    [['simulate', 'x.yml', '--seeds', '1.5'], '--seeds needs a whole number from 1 to 100'],
+    [['simulate', 'x.yml', '--seeds', 'five'], '--seeds needs a whole number from 1 to 100'],
     [['simulate', 'x.yml', '--sweep', 'slidingWindowSiz=1'], "did you mean 'slidingWindowSize'"],
     [['simulate', join(dir, 'missing.yml')], 'no such file'],
     [['simulate', dir], 'a folder, not a file'],

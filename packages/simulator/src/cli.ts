@@ -4,7 +4,7 @@ import { renderHtml } from './html/index.js';
 import { parseScenarioFile } from './parse-scenario.js';
 import { renderTable } from './render-table.js';
 import type { Scenario } from './scenario.js';
-import { simulate } from './simulate.js';
+import { MAX_SEEDS, simulate } from './simulate.js';
 import { applySweep, parseSweep, SweepError } from './sweep.js';
 import { ScenarioError } from './yaml-source.js';
 import { formatMs } from './format.js';
@@ -22,6 +22,8 @@ export const USAGE = `breakwater simulate <scenario.yml> [options]
                        --sweep slidingWindowSize=10,20,50 --sweep waitDurationInOpenState=5s,30s
                        (a layer's option; circuitBreaker.key=… to name the layer)
   --seed <n>           another seed than the scenario's (a whole number)
+  --seeds <n>          run each configuration with n seeds (the scenario's and the next ones,
+                       1 to 100): the report shows means and ranges, and which are a tie
   -h, --help           this text
 
 Exit codes: 0 done, 2 bad command line or scenario (the message names the file, line and key),
@@ -49,6 +51,7 @@ function readArgs(argv: readonly string[]) {
         html: { type: 'string' },
         sweep: { type: 'string', multiple: true },
         seed: { type: 'string' },
+        seeds: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -66,8 +69,13 @@ function readArgs(argv: readonly string[]) {
     seed = Number(values.seed);
     if (!/^\d+$/.test(values.seed) || seed > 2 ** 32 - 1) throw new UsageError(`--seed needs a whole number from 0 to 4294967295, got '${values.seed}'`);
   }
+  let seeds = 1;
+  if (values.seeds !== undefined) {
+    seeds = Number(values.seeds);
+    if (!/^\d+$/.test(values.seeds) || seeds < 1 || seeds > MAX_SEEDS) throw new UsageError(`--seeds needs a whole number from 1 to ${MAX_SEEDS}, got '${values.seeds}'`);
+  }
   if (values.html === '') throw new UsageError('--html needs a file name');
-  return { help: false as const, file, json: values.json === true, html: values.html, sweeps: values.sweep ?? [], seed };
+  return { help: false as const, file, json: values.json === true, html: values.html, sweeps: values.sweep ?? [], seed, seeds };
 }
 
 function progressReporter(io: CliIo): ((i: number, of: number, ms: number, total: number) => void) | undefined {
@@ -121,7 +129,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const progress = progressReporter(io);
   let report;
   try {
-    report = simulate(scenario, progress === undefined ? {} : { progress });
+    report = simulate(scenario, { seeds: args.seeds, ...(progress === undefined ? {} : { progress }) });
   } catch (error) {
     if (!(error instanceof SimulationLimitError)) throw error;
     io.progress?.('');

@@ -1,4 +1,4 @@
-import type { Counts } from './report.js';
+import type { ConfigurationResult, Counts } from './report.js';
 
 /** Counts being added up during a run (one per phase); {@link freezeCounts} makes the report's. */
 export class Tally {
@@ -39,4 +39,22 @@ export function freezeCounts(tallies: readonly Tally[]): Counts {
     breakerCallsPerRequest: sum.requests === 0 ? 0 : sum.breakerCalls / sum.requests,
     unfinished: sum.unfinished,
   };
+}
+
+const KEYS = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts', 'retries', 'breakerCalls', 'breakerCallsPerRequest', 'unfinished'] as const;
+
+/**
+ * A configuration's totals: the mean over its seeds when it ran with several (`runs`), else its own.
+ *
+ * @example
+ * ```ts
+ * meanCounts(report.configurations[0]!).failed; // 41.5 over two seeds that failed 40 and 43 requests
+ * ```
+ */
+export function meanCounts(c: ConfigurationResult): Counts {
+  const runs = c.runs;
+  if (runs === undefined || runs.length === 0) return c.totals;
+  const out: Record<string, number> = {};
+  for (const key of KEYS) out[key] = runs.reduce((sum, r) => sum + (r.totals[key] ?? 0), 0) / runs.length;
+  return out as unknown as Counts;
 }

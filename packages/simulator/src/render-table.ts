@@ -1,11 +1,12 @@
 import { fixed2, formatMs, percent, table } from './format.js';
-import { RANKING_CRITERIA } from './ranking.js';
+import { RANKING_CRITERIA, standingsOf, type Standing } from './ranking.js';
+import { meanCounts } from './counts.js';
 import type { ConfigurationResult, Counts, SimulationReport } from './report.js';
 
 const COUNT_HEADER = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls/request'];
 
 function countCells(c: Counts): (string | number)[] {
-  return [c.requests, c.succeeded, c.failed, c.rejected, c.slow, c.timeouts, c.retries, fixed2(c.breakerCallsPerRequest)];
+  return [mean(c.requests), mean(c.succeeded), mean(c.failed), mean(c.rejected), mean(c.slow), mean(c.timeouts), mean(c.retries), fixed2(c.breakerCallsPerRequest)];
 }
 
 function settingsLine(c: ConfigurationResult): string {
@@ -34,7 +35,8 @@ export interface TableOptions {
 
 /**
  * The report as the terminal shows it: the scenario, one row per configuration (ranked when there
- * are several), then each configuration's phases and state changes with their causes.
+ * are several, with the score that ranks them, its range over the seeds and the ties), then each
+ * configuration's phases and state changes with their causes.
  *
  * @example
  * ```ts
@@ -44,21 +46,37 @@ export interface TableOptions {
 export function renderTable(report: SimulationReport, options: TableOptions = {}): string {
   const shown = options.transitions ?? 12;
   const s = report.scenario;
+  const seeds = s.seeds ?? [s.seed];
   const out: string[] = [];
-  out.push(`${s.name}${s.file === undefined ? '' : ` (${s.file})`}: seed ${s.seed}, ${formatMs(s.durationMs)} of traffic`);
+  out.push(`${s.name}${s.file === undefined ? '' : ` (${s.file})`}: ${seedsText(seeds)}, ${formatMs(s.durationMs)} of traffic`);
   out.push(`phases: ${s.phases.map((p) => `${p.name} ${formatMs(p.startMs)}–${formatMs(p.endMs)}`).join(', ')}`);
   out.push('');
-  const order = report.ranking.length > 0 ? report.ranking.map((name) => report.configurations.find((c) => c.name === name)!) : report.configurations;
-  const ranked = report.ranking.length > 0;
-  out.push(
-    table(
-      [...(ranked ? ['#'] : []), 'configuration', ...COUNT_HEADER, 'time to open', 'time to recover'],
-      order.map((c, i) => [...(ranked ? [i + 1] : []), c.name, ...countCells(c.totals), formatMs(c.timeToOpenMs), formatMs(c.timeToRecoverMs)]),
-    ),
-  );
-  if (ranked) out.push(`ranked by: ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first)`);
+  const standing = standingsOf(report);
+  const byName = new Map(report.configurations.map((c) => [c.name, c]));
+  const order = standing.length > 0 ? standing.map((st) => byName.get(st.name)!) : report.configurations;
+  const ranked = standing.length > 0;
+  const several = seeds.length > 1;
+  const ties = standing.some((st) => st.tie !== null);
+  const header = [
+    ...(ranked ? ['#', 'configuration', 'failed + rejected', ...(several ? ['range'] : []), ...(ties ? ['tie'] : [])] : ['configuration']),
+    ...COUNT_HEADER,
+    'time to open',
+    'time to recover',
+  ];
+  const rows = order.map((c, i) => {
+    const st = standing[i];
+    const score = st === undefined ? [] : [i + 1, c.name, mean(st.score.notSucceeded.mean), ...(several ? [`${st.score.notSucceeded.min}–${st.score.notSucceeded.max}`] : []), ...(ties ? [st.tie === null ? '' : `=#${st.tie}`] : [])];
+    return [...(ranked ? score : [c.name]), ...countCells(meanCounts(c)), formatMs(c.timeToOpenMs), formatMs(c.timeToRecoverMs)];
+  });
+  out.push(table(header, rows));
+  if (ranked) {
+    out.push(`ranked by${several ? ` the means over ${seeds.length} seeds of` : ''}: ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first)`);
+    out.push(...tieLines(standing, seeds.length));
+    if (!several) out.push(`ranked on one seed (${s.seed}): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie`);
+    if (several) out.push(`counts are means over the seeds; times, phases and state changes are the run with seed ${s.seed}`);
+  }
   for (const c of report.configurations) {
-    out.push('', `${c.name}${Object.keys(c.settings).length > 0 ? `   [${settingsLine(c)}]` : ''}`);
+    out.push('', `${c.name}${Object.keys(c.settings).length > 0 ? `   [${settingsLine(c)}]` : ''}${several ? `   (seed ${s.seed})` : ''}`);
     out.push(
       table(
         ['phase', ...COUNT_HEADER, 'rejected %'],
@@ -73,4 +91,22 @@ export function renderTable(report: SimulationReport, options: TableOptions = {}
     out.push(...transitionsBlock(c, shown));
   }
   return out.join('\n');
+}
+
+function seedsText(seeds: readonly number[]): string {
+  if (seeds.length === 1) return `seed ${seeds[0]}`;
+  return seeds.length <= 6 ? `seeds ${seeds.join(', ')}` : `seeds ${seeds[0]} … ${seeds.at(-1)} (${seeds.length} seeds)`;
+}
+
+/** A mean for the table: whole when it is, else one decimal. */
+const mean = (v: number | null): string => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(1));
+
+/** Each tie group on a line: its ranks, and why it is one. */
+function tieLines(standing: readonly Standing[], seeds: number): string[] {
+  const groups = new Map<number, number[]>();
+  for (const st of standing) if (st.tie !== null) groups.set(st.tie, [...(groups.get(st.tie) ?? []), st.rank]);
+  return [...groups.values()].map((ranks) => {
+    const why = seeds > 1 ? `each did as well as #${ranks[0]} on at least one of the ${seeds} seeds` : 'the same failed + rejected';
+    return `a tie: #${ranks[0]}–#${ranks.at(-1)} (${why}: the data cannot tell them apart on what users saw go wrong)`;
+  });
 }

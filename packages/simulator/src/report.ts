@@ -1,3 +1,5 @@
+import type { Standing } from './ranking.js';
+
 /**
  * What a simulation run produces: the data every output (terminal table, `--json`, `--html`) is
  * rendered from. Plain, JSON-safe data: `--json` prints it as it is.
@@ -18,6 +20,8 @@ export interface SimulationReport {
     /** The scenario file, when it came from one. */
     readonly file?: string;
     readonly seed: number;
+    /** With `--seeds N` (several seeds): every seed each configuration ran with, `seed` first. */
+    readonly seeds?: readonly number[];
     /** Simulated time the traffic lasted, ms. */
     readonly durationMs: number;
     /** The traffic's phases, in order (a recorded trace is one phase named after its file). */
@@ -27,6 +31,12 @@ export interface SimulationReport {
   readonly configurations: readonly ConfigurationResult[];
   /** Configuration names best first, when more than one was compared (see the README for the order). */
   readonly ranking: readonly string[];
+  /**
+   * The ranking's figures, best first (with more than one configuration): each one's rank, score
+   * (every criterion's mean, lowest and highest over the seeds) and tie group. Optional: a report
+   * made by hand gets them from `standingsOf(report)`.
+   */
+  readonly standings?: readonly Standing[];
 }
 
 /**
@@ -55,6 +65,27 @@ export interface ConfigurationResult {
   readonly timeToRecoverMs: number | null;
   /** The run over time, one point per bucket. */
   readonly series: TimeSeries;
+  /**
+   * With several seeds (`--seeds`): the totals of the run with each seed, in the order of
+   * `scenario.seeds`. Everything else above (totals, phases, transitions, series) is the run with
+   * the first seed, the scenario's.
+   */
+  readonly runs?: readonly SeedRun[];
+}
+
+/**
+ * One configuration's run with one seed (with `--seeds`).
+ *
+ * @example
+ * ```ts
+ * const worst = Math.max(...(result.runs ?? []).map((r: SeedRun) => r.totals.failed));
+ * ```
+ */
+export interface SeedRun {
+  readonly seed: number;
+  readonly totals: Counts;
+  readonly timeToOpenMs: number | null;
+  readonly timeToRecoverMs: number | null;
 }
 
 /**

@@ -4,8 +4,8 @@ import { runEngine } from './engine.js';
 import type { RunObserver } from './engine-types.js';
 import { breakerOf, buildPipeline, type BuiltLayer } from './pipeline.js';
 import { seededRandom } from './random.js';
-import { rank } from './ranking.js';
-import type { ConfigurationResult, SimulationReport } from './report.js';
+import { rank, standings } from './ranking.js';
+import type { ConfigurationResult, SeedRun, SimulationReport } from './report.js';
 import type { PipelineSpec, Scenario, Traffic } from './scenario.js';
 import { checkLimits } from './limits.js';
 import { defaultBucketMs, maxBuckets } from './series.js';
@@ -23,7 +23,23 @@ export interface SimulateOptions {
   readonly observer?: (pipeline: PipelineSpec, layers: readonly BuiltLayer[]) => RunObserver | undefined;
   /** Called now and then with the configuration running (0-based), their number, and the simulated time reached. */
   readonly progress?: (configuration: number, of: number, simulatedMs: number, totalMs: number) => void;
+  /**
+   * How many seeds each configuration runs with (default 1, at most {@link MAX_SEEDS}): the
+   * scenario's seed, then the next ones. The report then has each seed's totals (`runs`), ranks by
+   * their means and says which configurations are a tie (see `Standing.tie`).
+   */
+  readonly seeds?: number;
 }
+
+/**
+ * The most seeds {@link SimulateOptions.seeds} may ask for.
+ *
+ * @example
+ * ```ts
+ * const report = simulate(scenario, { seeds: Math.min(5, MAX_SEEDS) });
+ * ```
+ */
+export const MAX_SEEDS = 100;
 
 /** The traffic's phases as the report lists them (a trace is one phase named after its file). */
 export function phasesOf(traffic: Traffic): { name: string; startMs: number; endMs: number }[] {
@@ -127,18 +143,32 @@ function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Reco
  * ```
  */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationReport {
+  const count = options.seeds ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SEEDS) throw new RangeError(`simulate: seeds must be a whole number from 1 to ${MAX_SEEDS}, got ${count}`);
+  const seeds = Array.from({ length: count }, (_, k) => (scenario.seed + k) >>> 0);
   const phases = phasesOf(scenario.traffic);
   const of = scenario.pipelines.length;
-  const configurations = scenario.pipelines.map((p, index) => runConfiguration(scenario, p, { ...options, index, of }));
+  const configurations = scenario.pipelines.map((p, index): ConfigurationResult => {
+    const first = runConfiguration(scenario, p, { ...options, index, of });
+    if (count === 1) return first;
+    const runs: SeedRun[] = [seedRun(seeds[0]!, first)];
+    for (const seed of seeds.slice(1)) runs.push(seedRun(seed, runConfiguration({ ...scenario, seed }, p, { ...options, index, of })));
+    return { ...first, runs };
+  });
+  const ranking = configurations.length > 1 ? rank(configurations) : [];
   return {
     scenario: {
       name: scenario.name,
       ...(scenario.file === undefined ? {} : { file: scenario.file }),
       seed: scenario.seed,
+      ...(count > 1 ? { seeds } : {}),
       durationMs: phases.at(-1)?.endMs ?? 0,
       phases,
     },
     configurations,
-    ranking: configurations.length > 1 ? rank(configurations) : [],
+    ranking,
+    ...(ranking.length > 0 ? { standings: standings(configurations, ranking) } : {}),
   };
 }
+
+const seedRun = (seed: number, c: ConfigurationResult): SeedRun => ({ seed, totals: c.totals, timeToOpenMs: c.timeToOpenMs, timeToRecoverMs: c.timeToRecoverMs });

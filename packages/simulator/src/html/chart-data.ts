@@ -6,6 +6,10 @@ import type { ConfigurationResult, SimulationReport, TimeSeries } from '../repor
 export interface ChartConfiguration {
   readonly name: string;
   readonly color: string;
+  /** Its place in the ranking (1 is best), null when there is no ranking (one configuration). */
+  readonly rank: number | null;
+  /** Whether it has a colour of its own (else grey: more than 8 configurations, ranked past 6). */
+  readonly highlighted: boolean;
   readonly failureRateThreshold: number;
   readonly slowCallRateThreshold: number;
   readonly requests: (number | null)[];
@@ -37,6 +41,7 @@ export interface ChartData {
   readonly stateColors: string[];
   /** Whether every configuration saw the same requests per second (the same traffic): one series then. */
   readonly sameRequests: boolean;
+  /** Best first (the ranking's order; the run order with one configuration). */
   readonly configurations: ChartConfiguration[];
 }
 
@@ -52,20 +57,32 @@ const STATE_COLORS: Readonly<Record<string, string>> = {
 };
 const OTHER_STATE_COLOR = '#7E6BA8';
 
-// Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then Tableau).
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7F3C8D', '#3D3D3D', '#A0522D', '#1B9E77'];
+// Distinct on white and for the common colour-vision deficiencies (Okabe–Ito's, and two dark ones):
+// every pair at least ΔE 26 apart (CIE76), and from the grey of the configurations not highlighted.
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7F3C8D', '#3D3D3D'];
+/** The colour of a configuration that is not highlighted (ranked past {@link HIGHLIGHTED} of more than {@link PALETTE}'s 8). */
+const GREY = '#B4BAC2';
+/** With more configurations than colours, how many of the best keep one. */
+const HIGHLIGHTED = 6;
 
 /**
- * The colour of the configuration at `index` (run order), the same in every chart and table.
+ * The colour of each configuration (in run order), the same in every chart and table, by its place
+ * in the ranking: with up to 8 configurations each has its own (the best blue, then vermillion,
+ * green, …); with more, the best 6 have theirs and the others are grey, drawn thinner and under them
+ * (12 colours on one chart cannot be told apart; the leaders can).
  *
  * @example
  * ```ts
- * configurationColor(0); // '#0072B2'
+ * configurationColors(report)[report.configurations.findIndex((c) => c.name === report.ranking[0])]; // '#0072B2'
  * ```
  */
-export function configurationColor(index: number): string {
-  if (index < PALETTE.length) return PALETTE[index]!;
-  return `hsl(${Math.round((index * 137.508) % 360)}, 60%, 42%)`; // golden-angle hues past the palette
+export function configurationColors(report: SimulationReport): string[] {
+  const n = report.configurations.length;
+  const place = new Map(report.ranking.map((name, i) => [name, i]));
+  return report.configurations.map((c, i) => {
+    const at = place.get(c.name) ?? i;
+    return n <= PALETTE.length || at < HIGHLIGHTED ? PALETTE[at % PALETTE.length]! : GREY;
+  });
 }
 
 /**
@@ -91,11 +108,16 @@ export function chartData(report: SimulationReport): ChartData {
     });
     return out;
   };
-  const configurations = configs.map((c, i): ChartConfiguration => {
+  const colors = configurationColors(report);
+  const place = new Map(report.ranking.map((name, i) => [name, i]));
+  const order = configs.map((c, i) => ({ c, i, at: place.get(c.name) ?? configs.length + i })).sort((a, b) => a.at - b.at);
+  const configurations = order.map(({ c, i, at }): ChartConfiguration => {
     const s = c.series;
     return {
       name: c.name,
-      color: configurationColor(i),
+      color: colors[i]!,
+      rank: at < configs.length ? at + 1 : null,
+      highlighted: colors[i] !== GREY,
       failureRateThreshold: c.thresholds.failureRateThreshold,
       slowCallRateThreshold: c.thresholds.slowCallRateThreshold,
       requests: aligned(s, s.requestsPerSecond, round),

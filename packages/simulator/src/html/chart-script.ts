@@ -25,6 +25,7 @@ export const CHART_SCRIPT = `(function () {
   var first = x.length ? x[0] : 0;
   var last = x.length ? x[x.length - 1] + data.bucketSeconds : Math.max(data.durationSeconds, 1);
 
+  function labelOf(c) { return c.rank ? '#' + c.rank + ' ' + c.name : c.name; }
   function pad2(n) { return n < 10 ? '0' + n : String(n); }
   function clock(sec) {
     if (sec == null) return '—';
@@ -85,13 +86,14 @@ export const CHART_SCRIPT = `(function () {
       ctx.font = 'bold ' + px(12) + 'px system-ui, sans-serif';
       ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
-      var w = ctx.measureText(c.name).width;
+      var name = labelOf(c);
+      var w = ctx.measureText(name).width;
       ctx.fillStyle = 'rgba(255,255,255,0.85)';
       ctx.fillRect(b.left + px(4), top + height / 2 - px(9), Math.min(w + px(10), b.width - px(8)), px(18));
       ctx.fillStyle = c.color;
       ctx.fillRect(b.left + px(4), top + height / 2 - px(9), px(3), px(18));
       ctx.fillStyle = '#222';
-      ctx.fillText(c.name, b.left + px(10), top + height / 2, b.width - px(20));
+      ctx.fillText(name, b.left + px(10), top + height / 2, b.width - px(20));
     });
     ctx.restore();
   }
@@ -113,7 +115,14 @@ export const CHART_SCRIPT = `(function () {
     };
   }
 
-  function make(el, opts, columns) {
+  // Rows of the legend to leave out (index 0 is the time): the configurations in grey, and lines
+  // drawn per configuration that the caption explains (thresholds, requests).
+  function hideLegendRows(u, hidden) {
+    var rows = u.root.querySelectorAll('.u-legend .u-series');
+    hidden.forEach(function (h, i) { if (h && rows[i + 1]) rows[i + 1].style.display = 'none'; });
+  }
+
+  function make(el, opts, columns, hidden) {
     opts.width = el.clientWidth || 900;
     opts.padding = [20, 28, null, null]; // room on the right for the last time label (1:00:00)
     opts.scales = opts.scales || {};
@@ -126,6 +135,7 @@ export const CHART_SCRIPT = `(function () {
     opts.hooks.setScale = [syncZoom];
     opts.series.unshift({ label: 'time', value: function (u, v) { return clock(v); } });
     var u = new uPlot(opts, [x].concat(columns), el);
+    if (hidden) hideLegendRows(u, hidden);
     charts.push(u);
     return u;
   }
@@ -140,13 +150,17 @@ export const CHART_SCRIPT = `(function () {
     return out;
   }
 
-  function line(label, color, values, extra) {
+  function line(label, color, values, extra, hidden) {
     var lone = isolated(values);
     var points = lone.length ? { show: true, size: 5, width: 1, fill: color, filter: lone } : { show: false };
     var s = { label: label, stroke: color, width: 1.5, points: points, spanGaps: false };
     for (var k in extra) s[k] = extra[k];
-    return { series: s, values: values };
+    return { series: s, values: values, hidden: !!hidden };
   }
+
+  // The configurations in drawing order: the grey ones first (under), then the highlighted, best first.
+  var drawOrder = configs.filter(function (c) { return !c.highlighted; }).concat(configs.filter(function (c) { return c.highlighted; }));
+  var highlighted = configs.filter(function (c) { return c.highlighted; });
 
   // One series per configuration for each chart, plus threshold lines and a requests backdrop.
   function linesChart(name, yLabel, range, lines) {
@@ -157,7 +171,7 @@ export const CHART_SCRIPT = `(function () {
       series: lines.map(function (l) { return l.series; }),
       scales: { y: { range: range } },
       axes: [xAxis(), { label: yLabel, size: 56 }],
-    }, lines.map(function (l) { return l.values; }));
+    }, lines.map(function (l) { return l.values; }), lines.map(function (l) { return l.hidden; }));
   }
 
   function thresholds(key) {
@@ -166,8 +180,9 @@ export const CHART_SCRIPT = `(function () {
     if (same && configs.length) {
       return [line('threshold ' + values[0] + ' %', '#555', constant(values[0]), { dash: [6, 4], width: 1, value: unit(' %', 0) })];
     }
-    return configs.map(function (c) {
-      return line('threshold · ' + c.name, c.color, constant(c[key]), { dash: [6, 4], width: 1, value: unit(' %', 0) });
+    // One dashed line per highlighted configuration, in its colour (the caption says so; not in the legend).
+    return highlighted.map(function (c) {
+      return line('threshold · ' + c.name, c.color, constant(c[key]), { dash: [6, 4], width: 1, value: unit(' %', 0) }, true);
     });
   }
 
@@ -175,22 +190,25 @@ export const CHART_SCRIPT = `(function () {
     if (data.sameRequests && configs.length) {
       return [line('requests', '#b9b9b9', configs[0].requests, { fill: 'rgba(0,0,0,0.06)', value: unit('/s', 1) })];
     }
-    return configs.map(function (c) {
-      return line('requests · ' + c.name, c.color, c.requests, { dash: [2, 3], width: 1, value: unit('/s', 1) });
+    return highlighted.map(function (c) {
+      return line('requests · ' + c.name, c.color, c.requests, { dash: [2, 3], width: 1, value: unit('/s', 1) }, true);
     });
   }
 
   function perConfiguration(key, suffix, digits) {
-    return configs.map(function (c) { return line(c.name, c.color, c[key], { value: unit(suffix, digits) }); });
+    return drawOrder.map(function (c) {
+      return line(labelOf(c), c.color, c[key], c.highlighted ? { value: unit(suffix, digits) } : { value: unit(suffix, digits), width: 1 }, !c.highlighted);
+    });
   }
 
+  var laneHeight = configs.length <= 12 ? 44 : Math.max(20, Math.floor(528 / configs.length));
   var timeline = document.querySelector('[data-chart="timeline"]');
   if (timeline) {
     make(timeline, {
-      height: Math.max(44 * configs.length, 60) + 50,
+      height: Math.max(laneHeight * configs.length, 60) + 50,
       series: configs.map(function (c) {
         return {
-          label: c.name, stroke: c.color, scale: 'lane', points: { show: false },
+          label: labelOf(c), stroke: c.color, scale: 'lane', points: { show: false },
           paths: function () { return null; },
           value: function (u, v) { return v == null ? '—' : data.states[v]; },
         };
@@ -200,7 +218,7 @@ export const CHART_SCRIPT = `(function () {
       axes: [xAxis(), { scale: 'lane', label: 'state', size: 56, ticks: { show: false }, grid: { show: false }, values: function (u, splits) { return splits.map(function () { return ''; }); } }],
       cursor: { y: false, points: { show: false } },
       hooks: { draw: [drawLanes] },
-    }, configs.map(function (c) { return c.state; }));
+    }, configs.map(function (c) { return c.state; }), configs.map(function (c) { return !c.highlighted; }));
   }
   var upTo100 = function (u, min, max) { return [0, Math.max(100, max || 0)]; };
   var fromZero = function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; };

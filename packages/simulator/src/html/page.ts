@@ -6,7 +6,7 @@ import type { SimulationReport } from '../report.js';
 import type { ChartData } from './chart-data.js';
 import { CHART_SCRIPT } from './chart-script.js';
 import { escapeHtml as e, inlineScript, inlineStyle, jsonForScript } from './escape.js';
-import { configurationHtml, formatClock, formatMs, rankingHtml, summaryHtml } from './tables.js';
+import { configurationsHtml, formatClock, formatMs, rankingHtml, summaryHtml } from './tables.js';
 import type { UplotAssets } from './uplot-assets.js';
 
 /** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only. */
@@ -17,7 +17,7 @@ const PAGE_CSS = `
 :root { color-scheme: light; --ink: #1f2328; --muted: #5f6670; --line: #d8dde3; --band: #f5f7f9; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
-main { max-width: 1180px; margin: 0 auto; padding: 20px 24px 48px; }
+main { max-width: 1360px; margin: 0 auto; padding: 20px 24px 48px; }
 h1 { font-size: 22px; margin: 0 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 16px; margin: 24px 0 6px; overflow-wrap: anywhere; }
@@ -25,14 +25,20 @@ h4 { font-size: 14px; margin: 14px 0 6px; }
 .meta, .note, .settings { color: var(--muted); }
 .settings { font-size: 12px; font-weight: normal; }
 .settings span { display: inline-block; margin-right: 8px; overflow-wrap: anywhere; }
-#summary th[scope=row] { min-width: 260px; }
+#summary th[scope=row] { min-width: 220px; max-width: 320px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 4px 10px; text-align: right; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { padding: 4px 8px; text-align: right; border-bottom: 1px solid var(--line); vertical-align: top; }
 td { white-space: nowrap; }
-th[scope=row], thead th:first-child { text-align: left; max-width: 340px; overflow-wrap: anywhere; }
-thead th { background: var(--band); font-weight: 600; white-space: nowrap; }
-td small { color: var(--muted); }
+th[scope=row], thead th:first-child, thead th.name { text-align: left; max-width: 340px; overflow-wrap: anywhere; }
+thead th { background: var(--band); font-weight: 600; max-width: 96px; vertical-align: bottom; }
+td small { color: var(--muted); display: block; font-size: 11px; }
+td.rank { font-weight: 600; text-align: center; }
+td.score { font-weight: 600; }
+td small.tie { display: inline-block; margin-top: 2px; }
+.tie { color: #8a5a00; background: #fff3d6; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: normal; white-space: nowrap; }
+ul.verdict { margin: 6px 0; padding-left: 18px; }
+#ranking small.range { color: var(--muted); }
 tr.total th, tr.total td { font-weight: 600; }
 table.changes td, table.changes th { text-align: left; }
 .state { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
@@ -64,6 +70,14 @@ function stateKey(data: ChartData): string {
   return `<div class="key">${items.join('')}</div>`;
 }
 
+// How colours are given: by rank; past 8 configurations the best 6 keep theirs and the others are grey.
+function colorsNote(data: ChartData): string {
+  const greys = data.configurations.filter((c) => !c.highlighted);
+  if (greys.length === 0) return '';
+  const shown = data.configurations.length - greys.length;
+  return `<p class="note" id="colors">Colours by rank: the best ${shown} have their own, in every chart and table; the other ${greys.length} (#${greys[0]!.rank ?? shown + 1}–#${greys.at(-1)!.rank ?? data.configurations.length}) are grey, thinner, under them, left out of the legends and named in the breaker-state lanes. Dashed lines of a colour are that configuration's threshold.</p>`;
+}
+
 // A last point wider than the others: answers long after the traffic, folded into it (the series is bounded).
 function folded(data: ChartData): string {
   if (data.foldedUntilSeconds === null) return '';
@@ -75,7 +89,7 @@ function charts(data: ChartData): string {
     ([id, title, caption]) =>
       `<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' ? stateKey(data) : ''}<div class="chart" data-chart="${id}"></div></figure>`,
   );
-  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${folded(data)}${figures.join('\n')}</section>`;
+  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${colorsNote(data)}${folded(data)}${figures.join('\n')}</section>`;
 }
 
 function header(report: SimulationReport): string {
@@ -114,7 +128,7 @@ ${rankingHtml(report)}
 ${summaryHtml(report)}
 ${charts(data)}
 <section id="configurations"><h2>Per configuration</h2>
-${report.configurations.map((c, i) => configurationHtml(c, i)).join('\n')}
+${configurationsHtml(report)}
 </section>
 <footer>Generated by @breakwater/simulator. Charts drawn with uPlot ${e(uplot.version)} (MIT License), inlined: this page loads nothing from the network.</footer>
 </main>

@@ -75,7 +75,8 @@ describe('renderHtml', () => {
     const data = dataBlock(html);
     expect(data).toEqual(chartData(report));
     expect(data.x).toHaveLength(360);
-    expect(data.configurations.map((c) => c.name)).toEqual(report.configurations.map((c) => c.name));
+    expect(data.configurations.map((c) => c.name)).toEqual(report.ranking); // best first
+    expect(data.configurations.map((c) => [c.rank, c.highlighted])).toEqual([[1, true], [2, true], [3, true]]);
     expect(data.states).toEqual(['CLOSED', 'HALF_OPEN', 'OPEN']);
     expect(data.sameRequests).toBe(true); // the same traffic for every configuration
     const fill = data.configurations[0]!.windowFill;
@@ -144,7 +145,8 @@ describe('renderHtml with hostile names (a scenario is user input)', () => {
 
   it('keeps the JSON block whole: it ends at its own </script> and parses back to the exact names', () => {
     const data = dataBlock(html);
-    expect(data.configurations.map((c) => c.name)).toEqual(report.configurations.map((c) => c.name));
+    expect(data.configurations.map((c) => c.name).sort()).toEqual(report.configurations.map((c) => c.name).sort());
+    expect(data.configurations.map((c) => c.name)).toEqual(report.ranking);
     expect(data.phases[1]!.name).toBe(BREAKOUT_NAME);
   });
 });

@@ -1,8 +1,10 @@
 // The report's tables, rendered on the server side as static HTML (readable with scripts off):
 // the ranking, the totals of every configuration, and per configuration its settings, its counts
 // per phase and its state changes with their cause. Every user-given string goes through escapeHtml.
+import { meanCounts } from '../counts.js';
+import { RANKING_CRITERIA, standingsOf, type Spread, type Standing } from '../ranking.js';
 import type { ConfigurationResult, Counts, SimulationReport } from '../report.js';
-import { configurationColor } from './chart-data.js';
+import { configurationColors } from './chart-data.js';
 import { escapeHtml as e } from './escape.js';
 
 /**
@@ -43,12 +45,14 @@ function trim(n: number, digits: number): string {
   return String(Number(n.toFixed(digits)));
 }
 
-function int(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—';
+/** A count, or the mean of counts over seeds: whole when it is, else with one decimal. */
+function int(n: number | null): string {
+  if (n === null || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) ? 0 : 1 });
 }
 
-function swatch(index: number): string {
-  return `<span class="swatch" style="background:${configurationColor(index)}"></span>`;
+function swatch(color: string): string {
+  return `<span class="swatch" style="background:${color}"></span>`;
 }
 
 // `unfinished` (requests still waiting when the run ended) gets a column only where there were some.
@@ -79,13 +83,48 @@ function countCells(c: Counts, unfinished: boolean): string {
 
 function settingsText(c: ConfigurationResult): string {
   // One unbreakable span per setting: a narrow column wraps between settings, not inside one.
+  // A sweep's configuration is named by its settings: they are not written twice.
+  if (Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`).join(' ') === c.name) return '';
   return Object.entries(c.settings)
     .map(([k, v]) => `<span>${e(`${k}=${String(v)}`)}</span>`)
     .join(' ');
 }
 
+/** The seeds of a report: `scenario.seeds`, or the one seed. */
+const seedsOf = (report: SimulationReport): readonly number[] => report.scenario.seeds ?? [report.scenario.seed];
+
+/** A score's mean, and its range over the seeds when there are several. */
+function spreadHtml(s: Spread, several: boolean, inline = false): string {
+  if (!several || s.min === s.max) return int(s.mean);
+  const range = `${int(s.min)}–${int(s.max)}`;
+  return `${int(s.mean)}${inline ? ` <small class="range">(${range})</small>` : `<small class="range">range ${range}</small>`}`;
+}
+
+/** A tie group's badge: `tie #2–#3`. */
+function tieText(standing: readonly Standing[], tie: number): string {
+  const last = standing.filter((st) => st.tie === tie).at(-1)?.rank ?? tie;
+  return `tie #${tie}–#${last}`;
+}
+
+/** What the standings say about ties, or that one seed cannot tell noise from a difference. */
+function verdictHtml(report: SimulationReport, standing: readonly Standing[]): string {
+  const seeds = seedsOf(report);
+  const groups = new Map<number, Standing[]>();
+  for (const st of standing) if (st.tie !== null) groups.set(st.tie, [...(groups.get(st.tie) ?? []), st]);
+  const ties = [...groups.values()].map((g) => {
+    const why = seeds.length > 1 ? `each did as well as #${g[0]!.rank} on at least one of the ${seeds.length} seeds` : 'the same failed + rejected';
+    return `<li><strong>A tie: #${g[0]!.rank}–#${g.at(-1)!.rank}</strong> (${why}): the data cannot tell them apart on what users saw go wrong.</li>`;
+  });
+  const noise =
+    seeds.length > 1
+      ? `<li>Ranked by the means over ${seeds.length} seeds (${e(seeds.join(', '))}); a range is the lowest and highest over them. The charts and the details below are the run with seed ${e(String(seeds[0]))}.</li>`
+      : `<li>Ranked on one seed (${e(String(seeds[0]))}): a difference of a few requests may be noise. <code>--seeds 5</code> runs each configuration on 5 seeds and says which are a tie.</li>`;
+  return `<ul class="verdict">${ties.join('')}${noise}</ul>`;
+}
+
 /**
- * The ranking (an ordered list, best first), or an empty string with a single configuration.
+ * The ranking (best first, each with its score and tie group) and what it can tell, or an empty
+ * string with a single configuration.
  *
  * @example
  * ```ts
@@ -93,17 +132,33 @@ function settingsText(c: ConfigurationResult): string {
  * ```
  */
 export function rankingHtml(report: SimulationReport): string {
-  if (report.configurations.length < 2 || report.ranking.length === 0) return '';
-  const index = new Map(report.configurations.map((c, i) => [c.name, i]));
-  const items = report.ranking.map((name) => {
-    const i = index.get(name);
-    return `<li>${i === undefined ? '' : swatch(i)}${e(name)}</li>`;
+  const standing = standingsOf(report);
+  if (report.configurations.length < 2 || standing.length === 0) return '';
+  const colors = colorsByName(report);
+  const several = seedsOf(report).length > 1;
+  const items = standing.map((st) => {
+    const tie = st.tie === null ? '' : ` <span class="tie">${tieText(standing, st.tie)}</span>`;
+    const score = `${spreadHtml(st.score.notSucceeded, several, true)} failed + rejected · ${int(st.score.failed.mean)} failed`;
+    return `<li value="${st.rank}">${swatch(colors.get(st.name) ?? '#888')}<span class="name">${e(st.name)}</span> — ${score}${tie}</li>`;
   });
-  return `<section id="ranking"><h2>Ranking</h2><p class="note">Best first (the simulator's README says how configurations are ranked).</p><ol>${items.join('')}</ol></section>`;
+  return `<section id="ranking"><h2>Ranking</h2><p class="note">Best first, by ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first).</p>${verdictHtml(report, standing)}<ol>${items.join('')}</ol></section>`;
+}
+
+function colorsByName(report: SimulationReport): Map<string, string> {
+  const colors = configurationColors(report);
+  return new Map(report.configurations.map((c, i) => [c.name, colors[i]!]));
+}
+
+/** The configurations best first (run order without a ranking), with their run index. */
+function ranked(report: SimulationReport): { c: ConfigurationResult; i: number; st: Standing | undefined }[] {
+  const standing = new Map(standingsOf(report).map((st) => [st.name, st]));
+  const all = report.configurations.map((c, i) => ({ c, i, st: standing.get(c.name) }));
+  return all.sort((a, b) => (a.st?.rank ?? Infinity) - (b.st?.rank ?? Infinity) || a.i - b.i);
 }
 
 /**
- * One row per configuration: settings, totals, time to open and to recover, state changes.
+ * One row per configuration, best first: its rank and score (failed + rejected, its range over the
+ * seeds, its tie), settings, totals (means over the seeds), time to open and to recover, state changes.
  *
  * @example
  * ```ts
@@ -112,23 +167,46 @@ export function rankingHtml(report: SimulationReport): string {
  */
 export function summaryHtml(report: SimulationReport): string {
   const unfinished = hasUnfinished(report.configurations.map((c) => c.totals));
-  const rows = report.configurations.map(
-    (c, i) =>
-      `<tr><th scope="row">${swatch(i)}<a href="#config-${i}">${e(c.name)}</a><div class="settings">${settingsText(c)}</div></th>${countCells(c.totals, unfinished)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`,
-  );
-  return `<section id="summary"><h2>Totals</h2><div class="scroll"><table><thead><tr><th>configuration</th>${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  const colors = configurationColors(report);
+  const several = seedsOf(report).length > 1;
+  const scored = report.ranking.length > 0;
+  const standings = standingsOf(report);
+  const rows = ranked(report).map(({ c, i, st }) => {
+    const rank = scored ? `<td class="rank">${st?.rank ?? ''}</td>` : '';
+    const score = scored && st !== undefined ? `<td class="score">${spreadHtml(st.score.notSucceeded, several)}${st.tie === null ? '' : `<small class="tie">${tieText(standings, st.tie)}</small>`}</td>` : scored ? '<td></td>' : '';
+    return `<tr>${rank}<th scope="row">${swatch(colors[i]!)}<a href="#config-${i}">${e(c.name)}</a><div class="settings">${settingsText(c)}</div></th>${score}${countCells(meanCounts(c), unfinished)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`;
+  });
+  const head = `${scored ? '<th title="rank">#</th>' : ''}<th class="name">configuration</th>${scored ? `<th title="the ranking's first criterion${several ? ': the mean over the seeds, and its range' : ''}">failed + rejected</th>` : ''}${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th>`;
+  const note = several ? `<p class="note">Counts are means over ${seedsOf(report).length} seeds; times and state changes are the run with seed ${e(String(report.scenario.seed))}.</p>` : '';
+  return `<section id="summary"><h2>Totals</h2>${note}<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+/**
+ * Every configuration's details, best first (see {@link configurationHtml}).
+ *
+ * @example
+ * ```ts
+ * configurationsHtml(report); // '<section class="configuration" id="config-2">…'
+ * ```
+ */
+export function configurationsHtml(report: SimulationReport): string {
+  const colors = configurationColors(report);
+  return ranked(report)
+    .map(({ c, i, st }) => configurationHtml(c, i, colors[i]!, st?.rank))
+    .join('\n');
 }
 
 /**
  * Per configuration: its settings and thresholds, its counts per phase with the total, and every
- * state change with its cause.
+ * state change with its cause. `index` is its place in the run order (the anchor `#config-N`),
+ * `color` its colour in the charts, `rank` its place in the ranking.
  *
  * @example
  * ```ts
- * configurationHtml(report.configurations[0]!, 0); // '<section class="configuration" id="config-0">…'
+ * configurationHtml(report.configurations[0]!, 0, '#0072B2', 1); // '<section class="configuration" id="config-0">…'
  * ```
  */
-export function configurationHtml(c: ConfigurationResult, index: number): string {
+export function configurationHtml(c: ConfigurationResult, index: number, color: string, rank?: number): string {
   const unfinished = hasUnfinished([c.totals, ...c.phases]);
   const phases = c.phases.map((p) => `<tr><th scope="row">${e(p.name)}</th>${countCells(p, unfinished)}</tr>`);
   const total = `<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}</tr>`;
@@ -140,7 +218,7 @@ export function configurationHtml(c: ConfigurationResult, index: number): string
     changes.length === 0
       ? '<p class="note">No state change: the breaker stayed in its initial state.</p>'
       : `<table class="changes"><thead><tr><th>at</th><th>change</th><th>cause</th></tr></thead><tbody>${changes.join('')}</tbody></table>`;
-  return `<section class="configuration" id="config-${index}"><h3>${swatch(index)}${e(c.name)}</h3>
+  return `<section class="configuration" id="config-${index}"><h3>${swatch(color)}${rank === undefined ? '' : `#${rank} `}${e(c.name)}</h3>
 <p class="settings">${settingsText(c)}</p>
 <p class="note">Thresholds: failure rate ${trim(c.thresholds.failureRateThreshold, 2)} %, slow calls ${trim(c.thresholds.slowCallRateThreshold, 2)} %. ${openedText(c)}</p>
 <h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}</tr></thead><tbody>${phases.join('')}${total}</tbody></table></div>
