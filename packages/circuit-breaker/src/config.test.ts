@@ -127,6 +127,7 @@ describe('CircuitBreaker configuration', () => {
       recordResult,
       initialState: 'METRICS_ONLY',
       writableStackTraceEnabled: false,
+      allowHealthIndicatorToFail: true,
       clock,
     } as const;
     expect(Object.keys(given).sort()).toEqual([...CIRCUIT_BREAKER_OPTIONS].filter((k) => k !== 'waitIntervalFunctionInOpenState').sort());

@@ -72,6 +72,12 @@ export interface CircuitBreakerConfig {
   readonly initialState?: CircuitBreakerStateName | undefined;
   /** When false, `CallNotPermittedError` carries no stack (cheap rejections). Default true. */
   readonly writableStackTraceEnabled?: boolean | undefined;
+  /**
+   * Resilience4j's name: when true, `health()` (`@breakwater/core`) shows this breaker OPEN or
+   * FORCED_OPEN as `DOWN`, which makes the whole snapshot `DOWN` (HTTP 503 for a readiness probe).
+   * Default false: it is `CIRCUIT_OPEN` and the snapshot `DEGRADED`. Changes nothing else.
+   */
+  readonly allowHealthIndicatorToFail?: boolean | undefined;
   /** Default `systemClock`. */
   readonly clock?: Clock | undefined;
 }
@@ -110,6 +116,7 @@ export interface ResolvedCircuitBreakerConfig extends WindowSettings {
   readonly recordResult: ((value: unknown) => boolean) | undefined;
   readonly initialState: CircuitBreakerStateName;
   readonly writableStackTraceEnabled: boolean;
+  readonly allowHealthIndicatorToFail: boolean;
   readonly clock: Clock;
 }
 
@@ -133,6 +140,7 @@ const KEYS = [
   'recordResult',
   'initialState',
   'writableStackTraceEnabled',
+  'allowHealthIndicatorToFail',
   'clock',
 ] as const satisfies readonly (keyof CircuitBreakerConfig)[];
 
@@ -189,6 +197,7 @@ export function resolveCircuitBreakerConfig(name: string, config: CircuitBreaker
     recordResult: read.fn('recordResult'),
     initialState: read.oneOf('initialState', 'CLOSED', STATES),
     writableStackTraceEnabled: read.boolean('writableStackTraceEnabled', true),
+    allowHealthIndicatorToFail: read.boolean('allowHealthIndicatorToFail', false),
     clock: read.clock(),
   };
 }

@@ -126,4 +126,21 @@ describe('health() of real components', () => {
     expect(JSON.parse(JSON.stringify(after))).toEqual(after);
     expect(clock.pendingTimers).toBe(0);
   });
+
+  it("a breaker that opted in with allowHealthIndicatorToFail: true makes the whole DOWN when it opens (Resilience4j's switch)", () => {
+    const clock = new VirtualClock();
+    const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock }, configs: { critical: { allowHealthIndicatorToFail: true } } });
+    const pg = breakers.get('pg', 'critical');
+    const cache = breakers.get('cache');
+    cache.transitionToOpenState();
+    expect(health(breakers).status).toBe('DEGRADED');
+    pg.transitionToOpenState();
+    const snapshot = health(breakers);
+    expect(snapshot.status).toBe('DOWN');
+    expect(snapshot.components.circuitBreakers['pg']!.status).toBe('DOWN');
+    expect(snapshot.components.circuitBreakers['cache']!.status).toBe('CIRCUIT_OPEN');
+    pg.transitionToHalfOpenState();
+    expect(health(breakers).status).toBe('DEGRADED');
+    expect(clock.pendingTimers).toBe(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { VirtualClock } from '@breakwater/core';
+import { health, VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { fromConfig } from './from-config.js';
 import { classes, GatewayError } from './test-support.js';
@@ -49,6 +49,16 @@ describe('fromConfig', () => {
     const feign = r.circuitBreaker.get('PgPaymentClient#requestPayment(String,PaymentRequest)');
     expect(feign.config.slidingWindowSize).toBe(20);
     expect(feign.config.permittedNumberOfCallsInHalfOpenState).toBe(10); // not pg-simulator's 5
+  });
+
+  it("maps allow-health-indicator-to-fail to the breaker's allowHealthIndicatorToFail, which health() reads (SPEC §8)", () => {
+    const r = fromConfig({ resilience4j: { circuitbreaker: { instances: { pg: { 'allow-health-indicator-to-fail': true }, cache: {} } } } });
+    expect(r.circuitBreaker.find('pg')!.config.allowHealthIndicatorToFail).toBe(true);
+    expect(r.circuitBreaker.find('cache')!.config.allowHealthIndicatorToFail).toBe(false);
+    r.circuitBreaker.find('cache')!.transitionToOpenState();
+    expect(health(r.circuitBreaker).status).toBe('DEGRADED');
+    r.circuitBreaker.find('pg')!.transitionToOpenState();
+    expect(health(r.circuitBreaker).status).toBe('DOWN');
   });
 
   it('accepts the sections without the resilience4j key, and every relaxed spelling', () => {

@@ -59,6 +59,7 @@ export const CIRCUIT_BREAKER_TABLE = {
   recordResult: springKey('recordResultPredicate', 'predicate'),
   initialState: springKey('initialState', 'enum', STATES),
   writableStackTraceEnabled: springKey('writableStackTraceEnabled', 'boolean'),
+  allowHealthIndicatorToFail: springKey('allowHealthIndicatorToFail', 'boolean'),
   clock: CLOCK_FROM_OPTIONS,
 } as const satisfies OptionTable<typeof CIRCUIT_BREAKER_OPTIONS>;
 

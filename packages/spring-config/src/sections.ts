@@ -71,7 +71,6 @@ const SECTION_SPECS: readonly SectionSpec[] = [
       randomizedWaitFactor: { backoff: 'number' },
       ignoreClassBindingExceptions: { lenientClasses: true },
       registerHealthIndicator: { ignored: NO_HEALTH_INDICATOR },
-      allowHealthIndicatorToFail: { ignored: NO_HEALTH_INDICATOR },
       eventConsumerBufferSize: { ignored: NO_EVENT_BUFFER },
     },
     aliases: ['backends'],
