@@ -108,6 +108,22 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
     return this.#machine.state.kind;
   }
 
+  /**
+   * In HALF_OPEN, the trial calls permitted and not yet recorded nor given back (calls of
+   * `execute` still running, and permits taken by hand); 0 in every other state. A fleet of
+   * breakers (`RedisBreakerSync`) reads it to know whether its trial is still running.
+   *
+   * @example
+   * ```ts
+   * if (breaker.state === 'HALF_OPEN' && breaker.trialCallsInFlight === 0) console.log('trial idle');
+   * ```
+   */
+  get trialCallsInFlight(): number {
+    const state = this.#machine.state;
+    if (state.kind !== 'HALF_OPEN') return 0;
+    return Math.max(0, this.#machine.config.permittedNumberOfCallsInHalfOpenState - state.metrics.window.at(this.#clock.now()).calls - state.available);
+  }
+
   /** A fresh snapshot of the current state's metrics, with a time window moved to now. */
   get metrics(): CircuitBreakerMetrics {
     return this.#machine.state.metrics.snapshot(this.#clock.now());

@@ -59,7 +59,27 @@ describe('CircuitBreaker.execute', () => {
     expect(breaker.metrics.numberOfFailedCalls).toBe(2);
   });
 
-  it('rejects with CallNotPermittedError when OPEN, without calling fn', async () => {
+  it('trialCallsInFlight counts the HALF_OPEN trial calls still running, and is 0 in any other state', async () => {
+    const { breaker, clock } = breakerOnClock({ ...config, permittedNumberOfCallsInHalfOpenState: 3, minimumNumberOfCalls: 3 });
+    expect(breaker.trialCallsInFlight).toBe(0);
+    breaker.transitionToOpenState();
+    breaker.transitionToHalfOpenState();
+    const slow = (ms: number) => breaker.execute(() => new Promise((resolve) => clock.setTimeout(() => resolve(ms), ms)));
+    const calls = [slow(100), slow(300)];
+    expect(breaker.trialCallsInFlight).toBe(2);
+    await clock.advance(100);
+    expect(breaker.trialCallsInFlight).toBe(1);
+    expect(breaker.metrics.numberOfBufferedCalls).toBe(1);
+    await clock.advance(200);
+    await Promise.all(calls);
+    expect(breaker.trialCallsInFlight).toBe(0);
+    expect(breaker.state).toBe('HALF_OPEN');
+    breaker.onSuccess(0);
+    expect(breaker.state).toBe('CLOSED');
+    expect(breaker.trialCallsInFlight).toBe(0);
+  });
+
+    it('rejects with CallNotPermittedError when OPEN, without calling fn', async () => {
     const { breaker } = breakerOnClock(config, 'pg');
     breaker.transitionToOpenState();
     let called = false;

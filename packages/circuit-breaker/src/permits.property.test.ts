@@ -210,11 +210,17 @@ describe('half-open permits against a model, under any interleaving', () => {
         expect(breaker.state).toBe(model.state);
         expect(transitions.length).toBeLessThanOrEqual(2); // HALF_OPEN → CLOSED → OPEN at most
         if (model.state === 'HALF_OPEN') {
-          // Exactly the model's permits are left: none lost, none made up.
+          // Every call has ended: no trial call is out (the permits neither left nor recorded; a
+          // release by hand with no permit of its own gives one back all the same, so the count
+          // never goes below 0). Exactly the model's permits are left: none lost, none made up.
+          const out = () => Math.max(0, permitted - model.outcomes.length - model.available);
+          expect(breaker.trialCallsInFlight).toBe(out());
           let left = 0;
           while (breaker.tryAcquirePermission()) left++;
           expect(left).toBe(model.available);
-        }
+          model.available = 0;
+          expect(breaker.trialCallsInFlight).toBe(out());
+        } else expect(breaker.trialCallsInFlight).toBe(0);
         expect(clock.pendingTimers).toBe(0);
       }),
       { numRuns: 300 },

@@ -285,20 +285,9 @@ export class FleetMember {
     else this.#watchTrial();
   }
 
-  /**
-   * Whether a trial call of this breaker is out (permitted, not yet recorded). The breaker does not
-   * say so directly: each trial permit not yet recorded is asked for (`tryAcquirePermission`) and
-   * handed straight back (`releasePermission`); one refused means a call holds it. That refusal
-   * counts as one not-permitted call on the breaker (`callNotPermitted`), once per look.
-   */
+  /** Whether a trial call of this breaker is out (permitted, not yet recorded nor given back). */
   #trialCallOut(): boolean {
-    const breaker = this.breaker;
-    if (breaker.state !== 'HALF_OPEN') return false;
-    const unrecorded = breaker.config.permittedNumberOfCallsInHalfOpenState - breaker.metrics.numberOfBufferedCalls;
-    let taken = 0;
-    while (taken < unrecorded && breaker.tryAcquirePermission()) taken++;
-    for (let i = 0; i < taken; i++) breaker.releasePermission();
-    return taken < unrecorded;
+    return this.breaker.trialCallsInFlight > 0;
   }
 
   /** Keeps the lease another lease; a lease lost (or Redis failing) ends the trial as if abandoned. */
