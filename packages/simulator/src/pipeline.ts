@@ -27,18 +27,6 @@ export type BuiltLayer =
   | { readonly kind: 'rateLimiter'; readonly rateLimiter: RateLimiter }
   | { readonly kind: 'bulkhead'; readonly bulkhead: Bulkhead };
 
-/**
- * The sections of a Spring `resilience4j:` block the simulator runs, in Resilience4j's default
- * aspect order: Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) ).
- */
-const SPRING_ORDER = [
-  ['retry', 'retry'],
-  ['circuitbreaker', 'circuitBreaker'],
-  ['ratelimiter', 'rateLimiter'],
-  ['timelimiter', 'timeLimiter'],
-  ['bulkhead', 'bulkhead'],
-] as const;
-
 /** Spring's relaxed form of a key: `circuit-breaker`, `circuitBreaker` and `circuitbreaker` are one. */
 export const relaxed = (key: string): string => key.replace(/[-_]/g, '').toLowerCase();
 
@@ -69,16 +57,17 @@ export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: 
 
 /**
  * Builds a pipeline's components on `clock`. A Spring block goes through `fromConfig` (the
- * config loader) and takes the named instance of each section it has: Retry → CircuitBreaker →
- * RateLimiter → TimeLimiter → Bulkhead, the default order of Resilience4j's Spring aspects.
+ * config loader) and takes the named instance of each section it has, in the order of its
+ * aspects (`fromConfig(…).aspectOrder`: Resilience4j's default Retry → CircuitBreaker →
+ * RateLimiter → TimeLimiter → Bulkhead, with the block's `*-aspect-order` values applied).
  */
 export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => number): BuiltLayer[] {
   if (spec.kind === 'layers') return spec.layers.map((layer) => buildLayer(layer, spec.name, clock, random));
   const registries = fromConfig({ resilience4j: spec.resilience4j }, { clock });
   const present = new Set(Object.keys(spec.resilience4j as object).map(relaxed));
   const layers: BuiltLayer[] = [];
-  for (const [section, kind] of SPRING_ORDER) {
-    if (!present.has(section)) continue;
+  for (const { kind } of registries.aspectOrder) {
+    if (!present.has(relaxed(kind))) continue;
     if (kind === 'retry') layers.push({ kind, retry: registries.retry.get(spec.instance) });
     else if (kind === 'circuitBreaker') layers.push({ kind, breaker: registries.circuitBreaker.get(spec.instance) });
     else if (kind === 'rateLimiter') layers.push({ kind, rateLimiter: registries.rateLimiter.get(spec.instance) });

@@ -111,4 +111,22 @@ traffic:
     const c = simulate(scenario).configurations[0]!;
     expect(c.totals).toMatchObject({ requests: 15, succeeded: 3, rejected: 12 });
   });
+
+  it('honours the block’s *-aspect-order values, as Spring does (a lower order is further out)', () => {
+    const scenario = parseScenario(`
+pipelines:
+  spring:
+    instance: pg
+    resilience4j:
+      retry:
+        retry-aspect-order: 10
+        instances: { pg: { max-attempts: 2 } }
+      circuitbreaker:
+        circuit-breaker-aspect-order: 5
+        instances: { pg: { sliding-window-size: 100 } }
+      timelimiter:
+        instances: { pg: { timeout-duration: 1s } }
+${TRAFFIC}`);
+    expect(buildPipeline(scenario.pipelines[0]!, new VirtualClock(), Math.random).map((l) => l.kind)).toEqual(['circuitBreaker', 'retry', 'timeLimiter']);
+  });
 });
