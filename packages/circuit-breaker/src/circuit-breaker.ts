@@ -110,8 +110,10 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /**
    * In HALF_OPEN, the trial calls permitted and not yet recorded nor given back (calls of
-   * `execute` still running, and permits taken by hand); 0 in every other state. A fleet of
-   * breakers (`RedisBreakerSync`) reads it to know whether its trial is still running.
+   * `execute` still running, and permits taken by hand); 0 in every other state. It is what the
+   * breaker's own permits say: a `releasePermission()` with no permit of its own behind it gives
+   * one back all the same. A fleet of breakers (`RedisBreakerSync`) reads it to know whether its
+   * trial is still running.
    *
    * @example
    * ```ts
