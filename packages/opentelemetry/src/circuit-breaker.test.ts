@@ -7,7 +7,7 @@ import { expectNoLeakedTimers, exporter, lines } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
-describe('circuit breaker instruments (SPEC §8)', () => {
+describe('circuit breaker instruments (contract: docs/observability.md)', () => {
   it('a scripted run collects exactly: state, window counts, rates, not-permitted and the call histogram in seconds', async () => {
     const { metrics, collect, collectAll } = exporter({ buckets: [0.025, 0.1, 0.5] });
     await breakerThreeCalls((b) => metrics.add(b));

@@ -7,7 +7,7 @@ afterEach(expectNoLeakedTimers);
 /** Whether `text` survives UTF-8 (what OTLP and every exporter carry): a lone surrogate would become U+FFFD. */
 const isValidUtf8 = (text: string): boolean => new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'utf8')) === text;
 
-describe('attribute values (SPEC §8): two different names never become one series', () => {
+describe('attribute values (contract: docs/observability.md): two different names never become one series', () => {
   it("lone surrogates are escaped distinctly ('a\\ud800' and 'a\\udbff' are two points) in every instrument, as in @breakwater/prometheus", async () => {
     const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock: newClock() } });
     const given = ['a\ud800', 'a\udbff', 'a\\uD800', 'pg'];

@@ -35,7 +35,7 @@ const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 const PREFIX = /^[A-Za-z][A-Za-z0-9_.\-/]{0,199}$/;
 
 /**
- * The OpenTelemetry name of a series of SPEC §8: the prefix, then dots between the prefix, the
+ * The OpenTelemetry name of a series of docs/observability.md: the prefix, then dots between the prefix, the
  * kind and the rest (`breakwater.circuitbreaker.state`), without Prometheus's `_total` — an
  * exporter to Prometheus turns the dots into underscores and adds `_total` to counters, which
  * gives back the `@breakwater/prometheus` names.
@@ -63,7 +63,7 @@ class BreakerCalls implements CallRecorder {
 }
 
 /**
- * Publishes Breakwater's components through an OpenTelemetry `Meter` (SPEC §8): every gauge and
+ * Publishes Breakwater's components through an OpenTelemetry `Meter` (contract: docs/observability.md): every gauge and
  * counter of `@breakwater/prometheus` as an observable gauge or observable counter, read from
  * each component's `metrics` at collect time by one batch callback; a breaker's calls in one
  * histogram in seconds (`<prefix>.circuitbreaker.calls`, attributes `name` and `kind`), fed by its

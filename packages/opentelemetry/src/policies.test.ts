@@ -8,7 +8,7 @@ import { expectNoLeakedTimers, exporter } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
-describe('retry, time limiter, bulkheads and rate limiter instruments (SPEC §8)', () => {
+describe('retry, time limiter, bulkheads and rate limiter instruments (contract: docs/observability.md)', () => {
   it('breakwater.retry.calls counts the four outcomes', async () => {
     const { metrics, collect } = exporter();
     await retryFourOutcomes((c) => metrics.add(c));
@@ -84,7 +84,7 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
   /** What an exporter to Prometheus does with an OTel name: dots to underscores, `_total` on monotonic counters. */
   const asPrometheus = (name: string, counter: boolean): string => `${name.replaceAll('.', '_')}${counter ? '_total' : ''}`;
 
-  it('every gauge and counter of SPEC §8, each kind, collected with prefix resilience4j', async () => {
+  it('every gauge and counter of docs/observability.md, each kind, collected with prefix resilience4j', async () => {
     const { metrics, collect, collectAll } = exporter({ prefix: 'resilience4j' });
     const { breakers, pools } = everyRegistryWithOne((r) => metrics.add(r), 'backendA');
     breakers.get('backendA').transitionToOpenState();

@@ -8,7 +8,7 @@ import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
-describe('circuit breaker series (SPEC §8)', () => {
+describe('circuit breaker series (contract: docs/observability.md)', () => {
   it('a scripted run scrapes exactly: state, window counts, rates, not-permitted, the call histogram and its max', async () => {
     const { registry, metrics, scrape } = exporter({ buckets: [0.025, 0.1, 0.5] });
     await breakerThreeCalls((b) => metrics.add(b));

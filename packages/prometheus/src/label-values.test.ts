@@ -11,7 +11,7 @@ const isValidUtf8 = (text: string): boolean => new TextDecoder('utf-8', { fatal:
 const names = (lines: readonly string[]): string[] =>
   lines.map((line) => /\{name="((?:[^"\\]|\\.)*)"/.exec(line)![1]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c)));
 
-describe('label values (SPEC §8): two different names never become one series', () => {
+describe('label values (contract: docs/observability.md): two different names never become one series', () => {
   it("lone surrogates are escaped distinctly ('a\\ud800' and 'a\\udbff' are two series), and the exposition is valid UTF-8", async () => {
     const given = [
       'a\ud800', // a lone high surrogate

@@ -7,7 +7,7 @@ import { expectNoLeakedTimers, exporter, seriesNames } from './test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
-describe('retry, time limiter, bulkheads and rate limiter series (SPEC §8)', () => {
+describe('retry, time limiter, bulkheads and rate limiter series (contract: docs/observability.md)', () => {
   it('retry_calls_total counts the four outcomes', async () => {
     const { metrics, scrape } = exporter();
     await retryFourOutcomes((c) => metrics.add(c));

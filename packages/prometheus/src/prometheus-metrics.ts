@@ -27,7 +27,7 @@ const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 /**
  * Publishes Breakwater's components on a prom-client `Registry` with Resilience4j's Micrometer
- * names (SPEC §8). Gauges and counters are read from each component's `metrics` when Prometheus
+ * names (contract: docs/observability.md). Gauges and counters are read from each component's `metrics` when Prometheus
  * scrapes; only a breaker's call-duration histogram observes per call, through its
  * `observeCalls` hook and a histogram child bound once per breaker and kind.
  *

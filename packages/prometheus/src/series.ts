@@ -12,7 +12,7 @@ const CALLS_MAX: ObservedSeries<'breakers'> = {
   samples: ({ c, binding }, out) => { const calls = binding?.calls as CallCells | undefined; const name = labelValue(c.name); if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name, kind }, value: takeMax(calls.cells[kind]) }); },
 };
 
-/** Every gauge and counter of SPEC §8, with Resilience4j's Micrometer names (after the prefix): core's, and the max after the rates. */
+/** Every gauge and counter of docs/observability.md, with Resilience4j's Micrometer names (after the prefix): core's, and the max after the rates. */
 export const SCALARS: readonly ObservedSeries[] = (() => {
   const all = [...OBSERVED_SERIES];
   all.splice(all.findIndex((s) => s.name === 'circuitbreaker_slow_call_rate') + 1, 0, CALLS_MAX as unknown as ObservedSeries);
@@ -50,7 +50,7 @@ function histogramSamples(snapshot: Snapshot, metric: string, bounds: readonly s
   return out;
 }
 
-/** Registers every series of SPEC §8 on `registry`, read from `snapshot()` at each scrape. */
+/** Registers every series of docs/observability.md on `registry`, read from `snapshot()` at each scrape. */
 export function registerSeries(registry: Registry<RegistryContentType>, prefix: string, buckets: readonly number[], snapshot: () => Snapshot): void {
   for (const s of SCALARS) {
     const def = { name: `${prefix}_${s.name}`, help: s.help, labelNames: s.labelNames };

@@ -51,7 +51,7 @@ describe('fromConfig', () => {
     expect(feign.config.permittedNumberOfCallsInHalfOpenState).toBe(10); // not pg-simulator's 5
   });
 
-  it("maps allow-health-indicator-to-fail to the breaker's allowHealthIndicatorToFail, which health() reads (SPEC §8)", () => {
+  it("maps allow-health-indicator-to-fail to the breaker's allowHealthIndicatorToFail, which health() reads (contract: docs/observability.md)", () => {
     const r = fromConfig({ resilience4j: { circuitbreaker: { instances: { pg: { 'allow-health-indicator-to-fail': true }, cache: {} } } } });
     expect(r.circuitBreaker.find('pg')!.config.allowHealthIndicatorToFail).toBe(true);
     expect(r.circuitBreaker.find('cache')!.config.allowHealthIndicatorToFail).toBe(false);
