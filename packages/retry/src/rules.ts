@@ -4,7 +4,7 @@ import type { IntervalState } from './interval-function.js';
 
 /**
  * The decisions of one Retry after a failed attempt — retry this error? this value? how long to
- * wait? — with every user callback of its config contained (SPEC §0): a callback that throws is
+ * wait? — with every user callback of its config contained (contract: docs/conventions.md): a callback that throws is
  * reported once through `process.emitWarning`, and the rule falls back to the safe choice
  * (the call's own outcome goes to the caller; a bad wait keeps the previous one).
  */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { TimeLimiter } from './index.js';
 
-// The two places where real time is what is tested (SPEC §0): a time limiter's race is a wait a
+// The two places where real time is what is tested (contract: docs/conventions.md): a time limiter's race is a wait a
 // caller awaits, so it keeps the process alive; and a time-out never comes before
 // timeoutDuration as systemClock reads it. Both are bounded (well under a second of real time
 // each, plus the child process's start).
