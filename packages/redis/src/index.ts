@@ -1,4 +1,4 @@
-// @breakwater/redis: Breakwater beyond one process (SPEC §9, §10).
+// @breakwater/redis: Breakwater beyond one process (contract: docs/scale-out.md).
 export { RedisRateLimiter } from './rate-limiter/redis-rate-limiter.js';
 export { REDIS_RATE_LIMITER_OPTIONS, type OnStoreError, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './rate-limiter/config.js';
 export type { RedisRateLimiterEvents, RedisRateLimiterMetrics, StoreMode } from './rate-limiter/events.js';

@@ -1,4 +1,4 @@
-// Every duration and count the sync sends, arms or reads is bounded here (SPEC §10): no value,
+// Every duration and count the sync sends, arms or reads is bounded here (contract: docs/scale-out.md): no value,
 // however large, and nothing that is not a number, reaches a Lua script, a Redis reply (Redis turns
 // a Lua number beyond 2^63 into -2^63) or a timer. The scripts bound what they read with the same
 // limits (scripts.ts).

@@ -117,7 +117,7 @@ export class FleetMember {
   }
 
   /**
-   * This instance's own wait at the fleet's attempt: the longest the fleet may hold it (SPEC §10:
+   * This instance's own wait at the fleet's attempt: the longest the fleet may hold it (docs/scale-out.md:
    * no value in the store holds an instance OPEN longer than its own configuration allows).
    */
   #cap(): number {
@@ -267,7 +267,7 @@ export class FleetMember {
   }
 
   // ——— The trial, while it runs ———
-  // Two trials never overlap (SPEC §10): while a trial call of this instance runs, its lease is
+  // Two trials never overlap (contract: docs/scale-out.md): while a trial call of this instance runs, its lease is
   // renewed every half lease, however long the call takes; when no trial call is out as the lease
   // ends, the trial is given back (a quiet holder does not keep the fleet waiting).
 

@@ -5,7 +5,7 @@ import { redisSuite } from '@breakwater/test-support/redis';
 import { breakerKeys } from './keys.js';
 import { fail, FAST, fleetOnRedis, reaches, uniqueName, type Instance } from './test-support.js';
 
-// What an instance reads from Redis or from the channel is untrusted (SPEC §10): values an operator
+// What an instance reads from Redis or from the channel is untrusted (contract: docs/scale-out.md): values an operator
 // typed by hand, a forged PUBLISH, numbers no Lua script or timer can hold. Each test plants the
 // value with a client of its own (`probe`), then counts the scripts the instances send and the
 // events they publish: no storm, no instance pinned, one report.
