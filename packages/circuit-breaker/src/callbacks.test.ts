@@ -21,7 +21,7 @@ function warningsOf(spy: ReturnType<typeof captureWarnings>, type = 'BreakwaterC
 // TypeError. A fresh one per use: a throwing callback is reported once per callback, for the process.
 const httpOnly = () => (e: unknown) => (e as { response: { status: number } }).response.status >= 500;
 
-describe('user callbacks are contained (SPEC §0)', () => {
+describe('user callbacks are contained (contract: docs/conventions.md)', () => {
   for (const option of ['recordException', 'ignoreException'] as const) {
     it(`a throwing ${option}: the caller gets its own error, the call is an ERROR, no half-open permit is lost, one warning`, async () => {
       const warn = captureWarnings();

@@ -8,7 +8,7 @@ import { STATES, type CircuitBreakerStateName } from './states.js';
 // (a time outside the `Date` range, a count no breaker in that state keeps). What depends on the
 // config (the window's fit, deadlines beyond its waits, decided trials) is restore's (restore.ts).
 
-/** The most a window holds (as the options that size memory: SPEC §1). */
+/** The most a window holds (as the options that size memory: docs/circuit-breaker.md). */
 const MAX_SIZE = 1_000_000;
 /** The most a time-window bucket counts (its counters are 32-bit). */
 const MAX_COUNT = 2 ** 32 - 1;

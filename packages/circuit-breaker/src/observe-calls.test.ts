@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 // `observeCalls`: one observation per recorded call, through `execute` or the public
-// onSuccess / onResult / onError (SPEC §8's histogram), none for a refused call nor in DISABLED
+// onSuccess / onResult / onError (docs/observability.md's histogram), none for a refused call nor in DISABLED
 // or FORCED_OPEN, a throwing observer contained.
 
 const config = {

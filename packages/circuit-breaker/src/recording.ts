@@ -62,7 +62,7 @@ export function ignore(machine: CircuitStateMachine, error: unknown, elapsed: nu
 }
 
 // The user's predicates, contained: one that throws has its error reported once
-// (`process.emitWarning`) and the call is recorded as an error (SPEC §0).
+// (`process.emitWarning`) and the call is recorded as an error (contract: docs/conventions.md).
 
 const CALLBACK_FALLBACK = 'the call is recorded as an error';
 

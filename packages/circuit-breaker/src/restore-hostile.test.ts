@@ -8,7 +8,7 @@ import { expectNoLeakedTimers, trackedClock } from './test-support.js';
 
 // Snapshots no breaker with the restoring config could have produced (a store holds anything):
 // restore repairs what it can decide as the breaker would have (a decided half-open trial window,
-// a deadline beyond the config's wait) and refuses what is no breaker's at all (SPEC §10).
+// a deadline beyond the config's wait) and refuses what is no breaker's at all (contract: docs/scale-out.md).
 
 afterEach(expectNoLeakedTimers);
 

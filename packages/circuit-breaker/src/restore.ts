@@ -12,7 +12,7 @@ import type { TimeWindow } from './windows/time-window.js';
 // state machine. Wall times become times of the new breaker's clock by one offset read at
 // restore: a deadline that passed while the snapshot sat in its store has passed here too, and
 // time-window buckets that aged out of the window are dropped. What no breaker with this config
-// could have left is repaired as that breaker would have (SPEC §10): a deadline is kept only up
+// could have left is repaired as that breaker would have (contract: docs/scale-out.md): a deadline is kept only up
 // to the config's wait from when the snapshot was taken, and a HALF_OPEN whose trials already
 // decide is moved to the OPEN or CLOSED they decide.
 

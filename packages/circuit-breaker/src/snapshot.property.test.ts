@@ -63,7 +63,7 @@ function run(breaker: CircuitBreaker, clock: VirtualClock, o: Op): string {
   else {
     try {
       // A given wait no longer than the config's shortest (attempt 1's): restore keeps a deadline
-      // only up to the config's wait (SPEC §10; restore-hostile.test.ts holds the longer ones).
+      // only up to the config's wait (docs/scale-out.md; restore-hostile.test.ts holds the longer ones).
       if (o.kind === 'openFor') breaker.transitionToOpenStateFor(Math.min(o.ms, breaker.config.waitIntervalFunctionInOpenState!(1)));
       else MOVES[o.state](breaker);
       seen = 'moved';

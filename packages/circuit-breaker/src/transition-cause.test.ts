@@ -5,7 +5,7 @@ import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.
 
 afterEach(expectNoLeakedTimers);
 
-// Every path of SPEC §8's `cause` (failure_rate | slow_call_rate | half_open_trial | wait_elapsed |
+// Every path of docs/observability.md's `cause` (failure_rate | slow_call_rate | half_open_trial | wait_elapsed |
 // manual), with every event the breaker publishes, in order.
 
 /** A breaker on a VirtualClock and its events, a `stateTransition` as `FROM->TO cause`. */
