@@ -1,4 +1,4 @@
-// @breakwater/simulator: configurations run against traffic on a VirtualClock (SPEC §11).
+// @breakwater/simulator: configurations run against traffic on a VirtualClock (contract: docs/simulator.md).
 export type { SimulationReport, ConfigurationResult, Counts, StateChange, TimeSeries, SeedRun } from './report.js';
 export { renderHtml } from './html/index.js';
 export type { Scenario, PipelineSpec, LayerSpec, Traffic, Phase, Backend, Latency, TraceEntry } from './scenario.js';

@@ -10,7 +10,7 @@ import type { Scenario } from './scenario.js';
 import { simulate } from './simulate.js';
 import { ScenarioError } from './yaml-source.js';
 
-// A run's memory is bounded whatever the scenario (SPEC §11): the time series has a bounded number
+// A run's memory is bounded whatever the scenario (contract: docs/simulator.md): the time series has a bounded number
 // of points however long the last response takes, and sizes that cannot finish are refused up front
 // with the figure.
 

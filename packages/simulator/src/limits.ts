@@ -1,4 +1,4 @@
-// What a run can hold and finish (SPEC §11: a run's memory is bounded whatever the scenario, and
+// What a run can hold and finish (docs/simulator.md: a run's memory is bounded whatever the scenario, and
 // sizes that cannot finish are refused up front with the figure). The parser refuses a scenario
 // beyond them with its file, line and key; simulate() checks a scenario written by hand the same
 // way; the engine stops a run whose requests in flight outgrow what memory can hold.

@@ -12,7 +12,7 @@ import { parseTrace } from './trace.js';
 import { ScenarioError } from './yaml-source.js';
 
 // A trace is read only from a regular file, within a size, and no error echoes what a file holds
-// (SPEC §11): `trace:` names a path, and a scenario from elsewhere must not turn the simulator into
+// (contract: docs/simulator.md): `trace:` names a path, and a scenario from elsewhere must not turn the simulator into
 // a reader of /dev/zero, a FIFO, /etc/passwd or the process's environment.
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
