@@ -289,7 +289,7 @@ describe('Fallback policy', () => {
   });
 });
 
-describe("Fallback and the caller's signal (SPEC §0)", () => {
+describe("Fallback and the caller's signal (contract: docs/conventions.md)", () => {
   it('an already aborted signal rejects with its reason and runs nothing, like every other policy', async () => {
     const fn = vi.fn(() => 'ran');
     const handler = vi.fn(() => 'fallback');
@@ -348,7 +348,7 @@ describe("Fallback and the caller's signal (SPEC §0)", () => {
   });
 });
 
-describe('Fallback: hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
+describe('Fallback: hostile values and options settle exactly once, never a sync throw (contract: docs/conventions.md)', () => {
 
   it('fn returning a promise whose then calls both handlers: one outcome, counted once', async () => {
     const f = new Fallback('f', () => 'fallback');
@@ -392,7 +392,7 @@ describe('Fallback: hostile values and options settle exactly once, never a sync
   });
 });
 
-describe('a throwing `on` is a user callback (SPEC §0)', () => {
+describe('a throwing `on` is a user callback (contract: docs/conventions.md)', () => {
   it('does not fall back: the original error goes to the caller, reported once, counted as ignored', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {

@@ -1,5 +1,5 @@
 // Real pipelines of Breakwater's own policies (the workspace packages, dev dependencies of this
-// one) sharing one caller signal: SPEC §0 "at most one `abort` listener per signal from all of
+// one) sharing one caller signal: docs/conventions.md "at most one `abort` listener per signal from all of
 // Breakwater, however many calls and layers; none once they have ended", and "a caller's abort
 // rejects the call at once with the signal's reason".
 import { getEventListeners } from 'node:events';

@@ -420,7 +420,7 @@ describe('withRateLimiter permits', () => {
 });
 
 describe('describe()', () => {
-  it('prints the payment example of the SPEC', () => {
+  it('prints the payment example of the contract (docs/decorators.md)', () => {
     const pay = decorate()
       .withRetry(fakeRetry('pg', 3))
       .withCircuitBreaker(recorder('circuitBreaker', 'pg', []))
@@ -474,7 +474,7 @@ describe('toContext interplay', () => {
   });
 });
 
-describe("a caller's abort ends the call at once (SPEC §0), whatever the layers", () => {
+describe("a caller's abort ends the call at once (contract: docs/conventions.md), whatever the layers", () => {
   it('with only a user policy that does not race the signal, rejects at once with the reason, not with the late value', async () => {
     const log: string[] = [];
     const caller = new AbortController();
@@ -540,7 +540,7 @@ describe("a caller's abort ends the call at once (SPEC §0), whatever the layers
   });
 });
 
-describe('hostile values and options settle exactly once, never a sync throw (SPEC §0)', () => {
+describe('hostile values and options settle exactly once, never a sync throw (contract: docs/conventions.md)', () => {
 
   it('fn returning a native promise whose then calls both handlers: one outcome, zero layers or more', async () => {
     for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
@@ -600,7 +600,7 @@ describe('hostile values and options settle exactly once, never a sync throw (SP
   });
 });
 
-describe('a bulkhead layer keeps its slot until fn really settles (SPEC §0)', () => {
+describe('a bulkhead layer keeps its slot until fn really settles (contract: docs/conventions.md)', () => {
   it("after the caller's abort, while the layers inside it end at once", async () => {
     const bulkhead = fakeBulkhead('db');
     const caller = new AbortController();

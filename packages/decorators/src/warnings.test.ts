@@ -134,7 +134,7 @@ describe('warnings', () => {
 
   it.each<[string, () => Pipeline<unknown>]>([
     ['no layer', () => decorate()],
-    ['the SPEC payment order', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
+    ['the payment order of docs/decorators.md', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
     ['retry outside a bulkhead and a rate limiter', () => decorate().withRetry(retry).withBulkhead(bulkhead).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter)],
     ["Resilience4j's Spring aspect order", () => decorate().withRetry(retry).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter).withBulkhead(bulkhead)],
     ['a catch-all fallback outermost', () => decorate().withFallback(() => 0).withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
