@@ -140,7 +140,7 @@ describe('ConfigReader.number', () => {
   });
 
   it.each<[string, object, unknown, string]>([
-    ['the SPEC example', { gt: 0, lte: 100 }, 0, 'failureRateThreshold must be in (0, 100], got 0'],
+    ['the example of docs/conventions.md', { gt: 0, lte: 100 }, 0, 'failureRateThreshold must be in (0, 100], got 0'],
     ['above the upper bound', { gt: 0, lte: 100 }, 100.5, 'failureRateThreshold must be in (0, 100], got 100.5'],
     ['a closed range', { gte: 0, lte: 1 }, 1.1, 'failureRateThreshold must be in [0, 1], got 1.1'],
     ['an exclusive lower bound', { gt: 0 }, 0, 'failureRateThreshold must be > 0, got 0'],

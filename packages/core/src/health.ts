@@ -24,7 +24,7 @@ export type {
 } from './health-types.js';
 
 // An Actuator-like snapshot of any components and registries. core knows no policy package, so
-// each component is read by its shape: its `kind`, its `metrics` (a fresh plain object, SPEC §0),
+// each component is read by its shape: its `kind`, its `metrics` (a fresh plain object, docs/conventions.md),
 // a breaker's `state` and `config`. Every read goes through a FieldReader (health-read.ts): nothing
 // here throws on a component it does not understand, and one that cannot be read is UNKNOWN with
 // the reason.

@@ -1,4 +1,4 @@
-// What keeps the process alive while a caller awaits a wait (SPEC §0: a retry's back-off, a
+// What keeps the process alive while a caller awaits a wait (docs/conventions.md: a retry's back-off, a
 // bulkhead's or rate limiter's queue wait, a time limiter's race keep it alive, like a socket;
 // background timers never do). Every such wait in Breakwater goes through here.
 //

@@ -9,7 +9,7 @@ const isValidUtf8 = (text: string): boolean => new TextDecoder('utf-8', { fatal:
 const nameOf = (value: string): string =>
   value.includes('\\u') ? value.replace(/\\(\\|u([0-9A-F]{4}))/g, (_, c: string, hex: string | undefined) => (hex === undefined ? c : String.fromCharCode(parseInt(hex, 16)))) : value;
 
-describe('labelValue (SPEC §8: label values exact, distinct, valid UTF-8)', () => {
+describe('labelValue (docs/observability.md: label values exact, distinct, valid UTF-8)', () => {
   it('gives every ordinary name as it is, a valid pair included', () => {
     for (const name of ['pg', 'payments-eu#2', 'x\\y', 'a\ud83d\ude00', 'say "hi"\n', '']) expect(labelValue(name)).toBe(name);
   });

@@ -50,7 +50,7 @@ const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metric
 ];
 
 /**
- * Every gauge and counter of SPEC §8 (all but the call histogram and its max, which an exporter
+ * Every gauge and counter of docs/observability.md (all but the call histogram and its max, which an exporter
  * keeps from `observeCalls`), in the order they are published, with the values each takes from
  * the components' `metrics`, their state and their counted transitions.
  *

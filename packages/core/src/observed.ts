@@ -239,7 +239,7 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * A component's name as a label (attribute) value: valid Unicode, and distinct for distinct names
- * (SPEC §8). A name that is well-formed and does not contain the text `\u` is given as it is (every
+ * (contract: docs/observability.md). A name that is well-formed and does not contain the text `\u` is given as it is (every
  * name in practice). Any other — one with a lone surrogate, which UTF-8 cannot carry (it would
  * become U+FFFD, so `'a\ud800'` and `'a\udbff'` would be one series), or one that contains `\u` —
  * has each backslash doubled and each lone surrogate written as the text `\uD800` (upper-case hex).

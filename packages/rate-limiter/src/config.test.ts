@@ -5,7 +5,7 @@ import { RATE_LIMITER_OPTIONS, RateLimiter, type RateLimiterConfig } from './ind
 const make = (config: unknown) => () => new RateLimiter('api', config as RateLimiterConfig);
 
 describe('RateLimiter configuration', () => {
-  it('has the SPEC defaults, and reads back every option', () => {
+  it('has the defaults of docs/rate-limiter.md, and reads back every option', () => {
     const clock = new VirtualClock();
     const rl = new RateLimiter('api', { clock });
     expect(rl.config).toEqual({

@@ -3,7 +3,7 @@ import { callbackThrew, type Outcome } from '@breakwater/core';
 /**
  * `drainPermissionsOnResult` around a limiter's calls: after each call the predicate sees its
  * outcome, and `true` drains the permissions left in the cycle. The call's own outcome passes
- * through unchanged; a predicate that throws drains nothing and is reported once (SPEC §0, user
+ * through unchanged; a predicate that throws drains nothing and is reported once (docs/conventions.md, user
  * callbacks). `onResult` / `onError` are bound once, so a call allocates no closure for them.
  * Exported for limiters kept elsewhere (`@breakwater/redis`), which drain the same way.
  *

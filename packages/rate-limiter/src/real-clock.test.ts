@@ -2,7 +2,7 @@ import { systemClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { driveOnClock } from './test-support.js';
 
-// The one test of this package on real time (SPEC §0: a system timer never fires before its due
+// The one test of this package on real time (docs/conventions.md: a system timer never fires before its due
 // time). It asserts counts — no cycle ever runs more than limitForPeriod calls, no call starts
 // before the cycle it was granted for — and never a speed: how many calls fit in the span depends
 // on the machine, and a waiter that runs late because the event loop lagged is not an over-grant.
