@@ -26,7 +26,7 @@ export const TARGETS: readonly Target[] = [
   overheadAtMost('5a', 0.5),
   explained(
     overheadAtMost('5b', 0.5),
-    "@breakwater/retry is built on p-retry (SPEC §3: p-retry runs the attempt loop), so a retried call pays p-retry's own loop for the attempts after the first (its await-and-catch of each failed attempt, its bookkeeping per failure) on top of Breakwater's decisions: Breakwater is level with p-retry itself, and cannot cost less than half of it while p-retry runs the loop. A sketch of the same decisions in Breakwater's own loop measured about the floor (three attempts by hand).",
+    "@breakwater/retry is built on p-retry (docs/retry.md: p-retry runs the attempt loop), so a retried call pays p-retry's own loop for the attempts after the first (its await-and-catch of each failed attempt, its bookkeeping per failure) on top of Breakwater's decisions: Breakwater is level with p-retry itself, and cannot cost less than half of it while p-retry runs the loop. A sketch of the same decisions in Breakwater's own loop measured about the floor (three attempts by hand).",
   ),
   fasterBy('6', 8),
   explained(
