@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { redisSuite } from '@breakwater/test-support/redis';
-import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from './test-support.js';
+import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 // A Redis that hangs (CLIENT PAUSE on the suite's own redis-server: connections stay up, nothing
 // answers), on real time: every round trip of the sync ends within commandTimeout, the instance

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
-import { Child } from './fixtures/fleet.js';
+import { Child } from '../../test/breaker-sync/fixtures/fleet.js';
 import { OPENED, READ } from './scripts.js';
-import { instance, uniqueName, type Instance } from './test-support.js';
+import { instance, uniqueName, type Instance } from '../../test/breaker-sync/test-support.js';
 
 // A fleet of real processes (fleet-child.ts) on a real redis-server of the test's own; this
 // process is the fourth instance, the operator. Waits are the protocol's own (300 ms in OPEN,

@@ -5,7 +5,7 @@ import { redisSuite } from '@breakwater/test-support/redis';
 import { keySlot } from '../keys.js';
 import { breakerKeys } from './keys.js';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
-import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from './test-support.js';
+import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 describe('RedisBreakerSync configuration', () => {
   const client = { isReady: true, sendCommand: async () => [], on: () => {}, off: () => {} };

@@ -4,7 +4,7 @@ import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-brea
 import { VirtualClock } from '@breakwater/core';
 import { redisSuite } from '@breakwater/test-support/redis';
 import { breakerKeys } from './keys.js';
-import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from './test-support.js';
+import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 // Several instances in one process, each with its own connections, against a real redis-server.
 redisSuite('RedisBreakerSync in one process', () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { redisSuite } from '@breakwater/test-support/redis';
-import { fail, FAST, fleetOnRedis, reaches, uniqueName } from './test-support.js';
+import { fail, FAST, fleetOnRedis, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 // A trial call longer than the lease, on real time (the lease is Redis's, in real ms): the holder
 // keeps the lease while the call runs, so no other instance starts a trial meanwhile.

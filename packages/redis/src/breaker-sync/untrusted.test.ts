@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { redisSuite } from '@breakwater/test-support/redis';
 import { breakerKeys } from './keys.js';
-import { fail, FAST, fleetOnRedis, reaches, uniqueName, type Instance } from './test-support.js';
+import { fail, FAST, fleetOnRedis, reaches, uniqueName, type Instance } from '../../test/breaker-sync/test-support.js';
 
 // What an instance reads from Redis or from the channel is untrusted (contract: docs/scale-out.md): values an operator
 // typed by hand, a forged PUBLISH, numbers no Lua script or timer can hold. Each test plants the

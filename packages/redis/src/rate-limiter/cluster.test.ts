@@ -6,7 +6,7 @@ import { keySlot, rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import type { ScriptClient } from './script.js';
-import { uniqueName, until } from './test-redis.js';
+import { uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // RedisRateLimiter on a real Redis Cluster (three masters started by the test, no replicas),
 // through node-redis's createCluster(): the limiter's one hash-tagged key routes its script to the

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // package depends on core alone), and the test needs only its source.
 import { decorate } from '@breakwater/decorators';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName } from '../../test/rate-limiter/test-redis.js';
 
 redisSuite('RedisRateLimiter in a decorate() pipeline', () => {
   let redis: RedisServer;

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { uniqueName } from './test-redis.js';
+import { uniqueName } from '../../test/rate-limiter/test-redis.js';
 
 // Four processes share one limiter, on real time (a short period, bounded; counts only, no speed):
 // the permits granted in any cycle, over all processes, never exceed limitForPeriod, counting each
 // grant in the cycle Redis computed for it.
 
-const CHILD = fileURLToPath(new URL('./fleet-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../test/rate-limiter/fleet-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const LIMIT = 5;
 const PERIOD = 200;

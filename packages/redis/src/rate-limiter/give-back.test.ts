@@ -4,7 +4,7 @@ import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // Aborted waiters give back every permit they reserved, as the in-process limiter does: the
 // aborted reservations at the end of the sequence come back, newest first, each undoing the last.

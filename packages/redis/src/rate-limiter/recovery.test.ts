@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { redisSuite, startRedis, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { connectClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // 'fail-open' must not starve its own way back: a caller that loops on `await acquirePermission()`
 // never yields to the event loop (every answer is a resolved promise), so node-redis could never

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // RedisRateLimiter on a real redis-server, its cycle arithmetic driven by a VirtualClock (the
 // `time` option), so the waits are exact and no test waits on real time.

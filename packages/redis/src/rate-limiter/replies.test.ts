@@ -6,7 +6,7 @@ import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { checkReply } from './reply.js';
 import type { ScriptClient } from './script.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // Every reply is validated: only what the script can answer is read as an answer; anything else
 // (strings, nulls, fractions, a wait no caller of the batch would accept) is a store error, and the

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { MAX_WAIT_MS, type ScriptClient } from './script.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // A permit count whose wait the store cannot represent (the script's waits are integers of µs and
 // its TTLs integers of ms) is a RangeError before Redis is asked; a large count whose wait can be

@@ -5,7 +5,7 @@ import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { rateLimiterKey } from '../keys.js';
 import { checkReply, REPLY_HEAD, replyOf } from './reply.js';
 import { RATE_LIMITER_SCRIPT } from './script.js';
-import { startWithClient, stopWithClient, type TestClient, uniqueName } from './test-redis.js';
+import { startWithClient, stopWithClient, type TestClient, uniqueName } from '../../test/rate-limiter/test-redis.js';
 
 // The Lua script against the in-process arithmetic (state.ts, origin at 0 = the Unix epoch) on
 // random sequences of batches (operations sent together, at one time), with the time given as

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // The limiter's key lost mid-use — deleted, flushed, evicted under maxmemory — on a real
 // redis-server, with several limiter instances (each its own client) sharing it: every instance

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OnStoreError } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName, until } from './test-redis.js';
+import { connectClient, startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // Redis killed mid-run, hung, and restarted empty (script cache gone), on real time: each
 // onStoreError mode answers within commandTimeout, the outage is one storeError and one

@@ -4,7 +4,7 @@
 // prints one JSON line, exits. Run as `node --import tsx --conditions=@breakwater/source fleet-child.ts`.
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
-import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { RedisRateLimiter } from '../../src/rate-limiter/redis-rate-limiter.js';
 
 const [url, name, limit, period, durationMs] = process.argv.slice(2);
 const client = createClient({ url: url! });

@@ -3,9 +3,9 @@ import type { EventOf } from '@breakwater/core';
 import { createClient } from 'redis';
 import { afterAll, beforeAll } from 'vitest';
 import { startRedis, type RedisServer } from '@breakwater/test-support/redis';
-import { RedisBreakerSync } from './redis-breaker-sync.js';
-import type { RedisBreakerSyncEvents } from './events.js';
-import type { RedisBreakerSyncOptions } from './config.js';
+import { RedisBreakerSync } from '../../src/breaker-sync/redis-breaker-sync.js';
+import type { RedisBreakerSyncEvents } from '../../src/breaker-sync/events.js';
+import type { RedisBreakerSyncOptions } from '../../src/breaker-sync/config.js';
 
 // Helpers of the breaker-sync tests (never exported by the package): an instance (two connections,
 // a sync), breakers with short waits, and waits on events bounded in time (no sleeps).
