@@ -1,5 +1,4 @@
-import { type EventPublisher } from '@breakwater/core';
-import { NEVER_ABORTED } from '@breakwater/core/internal';
+import { NEVER_ABORTED, type EventPublisher } from '@breakwater/core';
 import { RateLimiter } from '@breakwater/rate-limiter';
 import type { OnStoreError, ResolvedRedisRateLimiterConfig } from './config.js';
 import { StoreUnavailableError } from './errors.js';

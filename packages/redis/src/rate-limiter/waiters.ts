@@ -1,5 +1,4 @@
-import { type Clock } from '@breakwater/core';
-import { LinkedQueue, WaitQueue, type Linked } from '@breakwater/core/internal';
+import { LinkedQueue, WaitQueue, type Clock, type Linked } from '@breakwater/core';
 
 /** Permits a caller reserved on Redis and waits for on its own clock. */
 export interface Reservation extends Linked<Reservation> {
