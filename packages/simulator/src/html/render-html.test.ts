@@ -6,7 +6,7 @@ import { type ChartData, chartData } from './chart-data.js';
 import { CHART_SCRIPT } from './chart-script.js';
 import { CONTENT_SECURITY_POLICY } from './page.js';
 import { renderHtml } from './render-html.js';
-import { reportFixture } from './report-fixture.js';
+import { reportFixture } from '../../test/report-fixture.js';
 import { uplotAssets } from './uplot-assets.js';
 
 const SCRIPT_NAME = '<script>alert(1)</script>';

@@ -13,7 +13,7 @@ import type { SimulationReport } from '../report.js';
 import { simulate } from '../simulate.js';
 import { applySweep, parseSweep } from '../sweep.js';
 import { renderHtml } from './render-html.js';
-import { reportFixture } from './report-fixture.js';
+import { reportFixture } from '../../test/report-fixture.js';
 
 const CHROMIUM = process.env['BREAKWATER_CHROMIUM'] ?? '/usr/bin/chromium';
 const CI = process.env['CI'] === 'true';

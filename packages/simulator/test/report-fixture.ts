@@ -3,8 +3,8 @@
 // recovery) against three breaker configurations, played by a small COUNT_BASED breaker model
 // (openings on failure rate and slow-call rate, half-open trials that fail and that pass,
 // recovery). Deterministic: a seeded generator decides each call.
-import type { ConfigurationResult, Counts, SimulationReport, StateChange } from '../report.js';
-import { seededRandom } from '../random.js';
+import type { ConfigurationResult, Counts, SimulationReport, StateChange } from '../src/report.js';
+import { seededRandom } from '../src/random.js';
 
 interface Phase { name: string; seconds: number; rate: number; errors: number; slow: number }
 interface Breaker {
