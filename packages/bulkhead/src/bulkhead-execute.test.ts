@@ -133,7 +133,7 @@ describe('Bulkhead — execute', () => {
     const { signal } = new AbortController();
     const hold = deferred();
     const calls = [b.execute(() => hold.promise, { signal }), b.execute(() => 2, { signal }), b.execute(() => 3, { signal })];
-    // One running, two waiting: one listener on the signal for all of them (§0).
+    // One running, two waiting: one listener on the signal for all of them (contract: docs/conventions.md).
     expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     hold.resolve();
     await Promise.all(calls);
@@ -149,7 +149,7 @@ describe('Bulkhead — execute', () => {
   });
 });
 
-describe('Bulkhead — hostile input: settles and counts once, never throws (§0)', () => {
+describe('Bulkhead — hostile input: settles and counts once, never throws (contract: docs/conventions.md)', () => {
   it('a native promise whose then calls both handlers gives its slot back once, and never one of another call', async () => {
     const b = bulkhead({ maxConcurrentCalls: 2 });
     const finished: string[] = [];
@@ -205,7 +205,7 @@ describe('Bulkhead — hostile input: settles and counts once, never throws (§0
   });
 });
 
-describe('Bulkhead — a caller’s abort while fn runs (§0)', () => {
+describe('Bulkhead — a caller’s abort while fn runs (contract: docs/conventions.md)', () => {
   it('rejects the call at once with the reason; the slot stays held until fn really settles', async () => {
     const b = bulkhead({ maxConcurrentCalls: 1, maxWaitDuration: 1000 });
     const events: string[] = [];

@@ -20,7 +20,7 @@ const pool = (config: PoolBulkheadConfig = {}) => {
   return p;
 };
 
-describe('PoolBulkhead — hostile input: settles and counts once, never throws (§0)', () => {
+describe('PoolBulkhead — hostile input: settles and counts once, never throws (contract: docs/conventions.md)', () => {
   it('a native promise whose then calls both handlers ends its call once: activeCount never goes below the calls running', async () => {
     const p = pool({ coreThreadPoolSize: 2, maxThreadPoolSize: 2, queueCapacity: 0 });
     const finished: string[] = [];
@@ -70,7 +70,7 @@ describe('PoolBulkhead — hostile input: settles and counts once, never throws 
   });
 });
 
-describe('PoolBulkhead — a caller’s abort while fn runs (§0)', () => {
+describe('PoolBulkhead — a caller’s abort while fn runs (contract: docs/conventions.md)', () => {
   it('rejects the call at once with the reason; the slot stays held until fn really settles', async () => {
     const p = pool({ coreThreadPoolSize: 1, maxThreadPoolSize: 1, queueCapacity: 1 });
     const ac = new AbortController();

@@ -68,7 +68,7 @@ describe('RateLimiter — execute and decorate', () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 1, limitRefreshPeriod: 10, timeoutDuration: 100, clock });
     const { signal } = new AbortController();
     const calls = [rl.execute(() => 1, { signal }), rl.execute(() => 2, { signal }), rl.execute(() => 3, { signal })];
-    // One waiting call runs, two wait: one listener on the signal for all of them (§0).
+    // One waiting call runs, two wait: one listener on the signal for all of them (contract: docs/conventions.md).
     expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     await clock.advance(20);
     await expect(Promise.all(calls)).resolves.toEqual([1, 2, 3]);
@@ -82,7 +82,7 @@ describe('RateLimiter — execute and decorate', () => {
     expect(seen).toBe(3);
   });
 });
-describe('RateLimiter — hostile input: settles once, never throws (§0)', () => {
+describe('RateLimiter — hostile input: settles once, never throws (contract: docs/conventions.md)', () => {
   it('a native promise whose then calls both handlers resolves the call once, with the value', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 10, clock });
     await expect(rl.execute(() => twoFaced('ok'))).resolves.toBe('ok');
@@ -121,7 +121,7 @@ describe('RateLimiter — hostile input: settles once, never throws (§0)', () =
     expect(rl.metrics.availablePermissions).toBe(8);
   });
 });
-describe('RateLimiter — a caller’s abort while fn runs (§0)', () => {
+describe('RateLimiter — a caller’s abort while fn runs (contract: docs/conventions.md)', () => {
   it('rejects the call at once with the reason; fn goes on with ctx.signal aborted and its late value is dropped', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 5, clock });
     const ac = new AbortController();

@@ -206,7 +206,7 @@ describe('RateLimiter — drain', () => {
     expect(picked).toEqual([{ result: 'fine' }, { error: { status: 500 } }, { error: { status: 429 } }, { result: 'slow down' }]);
   });
 
-  it('a throwing drainPermissionsOnResult keeps the outcome, drains nothing and is reported once per callback (§0 user callbacks)', async () => {
+  it('a throwing drainPermissionsOnResult keeps the outcome, drains nothing and is reported once per callback (contract: docs/conventions.md, user callbacks)', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
       const predicate = (): boolean => {

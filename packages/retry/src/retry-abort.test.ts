@@ -120,7 +120,7 @@ describe("Retry: the caller's signal", () => {
   });
 });
 
-describe('Retry: one abort listener per shared signal (§0)', () => {
+describe('Retry: one abort listener per shared signal (contract: docs/conventions.md)', () => {
   const retry = (config: RetryConfig): Retry => new Retry('pg', { clock, ...config });
 
   it('50 calls in flight on one caller signal add one listener to it, and none is left after', async () => {

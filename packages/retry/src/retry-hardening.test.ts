@@ -39,7 +39,7 @@ function emitted(): [string, string | undefined][] {
   return warnings.mock.calls.map(([message, options]) => [String(message), (options as { type?: string } | undefined)?.type]);
 }
 
-describe('Retry: a throwing user callback never replaces the call’s outcome (§0)', () => {
+describe('Retry: a throwing user callback never replaces the call’s outcome (contract: docs/conventions.md)', () => {
   it('retryOnException that throws: the error is not retried, the caller gets its own error, reported once', async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'status')");
     const r = retry({

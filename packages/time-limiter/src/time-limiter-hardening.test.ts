@@ -31,7 +31,7 @@ function call<T>(run: () => Promise<T>): Promise<T> {
   return promise!;
 }
 
-describe('TimeLimiter.execute never throws, and settles and counts a call exactly once (§0)', () => {
+describe('TimeLimiter.execute never throws, and settles and counts a call exactly once (contract: docs/conventions.md)', () => {
   it('fn returning { get then() { throw } } rejects with that error, counted once as a failure', async () => {
     const tl = limiter();
     const events: unknown[] = [];
@@ -91,7 +91,7 @@ describe('TimeLimiter.execute never throws, and settles and counts a call exactl
   });
 });
 
-describe('TimeLimiter: one abort listener per shared caller signal (§0)', () => {
+describe('TimeLimiter: one abort listener per shared caller signal (contract: docs/conventions.md)', () => {
   it('50 calls in flight on one caller signal add one listener to it, and none is left after', async () => {
     const tl = limiter();
     const caller = new AbortController();
