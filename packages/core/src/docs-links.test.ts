@@ -58,8 +58,9 @@ function anchors(file: string): Set<string> {
 
 // `docs/<page>.md`, bare or relative (`../../docs/<page>.md`), but not another folder's docs (`simulator/docs/…`).
 const cited = /(?<![\w-]\/|[\w-])docs\/([\w-]+\.md)/g;
-// Built from two halves so that this file does not match itself.
-const oldCitation = new RegExp(`\\b${'SP'}EC\\b`);
+// The old document's name (as a word), or a bare section number in parentheses; built from pieces
+// so that this file does not match itself.
+const oldCitation = new RegExp(`\\b${'SP'}EC\\b|\\(${'§'}\\d+[\\s),]`);
 
 describe('the contract in docs/', () => {
   const pages = readdirSync(docsDir).filter((f) => f.endsWith('.md'));
