@@ -86,7 +86,7 @@ describe('the demo prints its settings and the documents’ figures', () => {
     expect(sections).toHaveLength(4); // the header, then the three experiments
     const [, one, two, three] = sections as [string, string, string, string];
     for (const section of [one, two, three]) {
-      expect(section).toMatch(/scenario  examples\/scenarios\/[a-z-]+\.yml, on @breakwater\/simulator's engine/);
+      expect(section).toMatch(/scenario {2}examples\/scenarios\/[a-z-]+\.yml, on @breakwater\/simulator's engine/);
       expect(section).toMatch(/breaker {3}COUNT_BASED\(20 calls; minimum 100, so 20\), failure ≥ 60%, slow > 100 ms at ≥ 50%, OPEN 10 s, 5 half-open calls/);
       expect(section).toMatch(/time-out {2}600 ms/);
       expect(section).toMatch(/retry=\d/);

@@ -65,7 +65,7 @@ const limitsArb = fc
   );
 
 type Step = { readonly kind: 'submit' } | { readonly kind: 'complete'; readonly pick: number } | { readonly kind: 'abort'; readonly pick: number };
-const steps = fc.array(
+const steps: fc.Arbitrary<Step[]> = fc.array(
   fc.oneof(
     { weight: 5, arbitrary: fc.constant({ kind: 'submit' as const }) },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('complete' as const), pick: fc.nat() }) },

@@ -151,7 +151,7 @@ describe('PoolBulkhead.workers — real worker threads', () => {
     const held = Array.from({ length: 12 }, () => holdTask(pool, { signal }));
     expect(pool.metrics).toMatchObject({ activeCount: 2, queueDepth: 10 });
     expect(getEventListeners(signal, 'abort')).toHaveLength(1);
-    held.forEach((h, i) => h.release(i));
+    for (const [i, h] of held.entries()) h.release(i);
     await expect(Promise.all(held.map((h) => h.result))).resolves.toEqual([...Array(12).keys()]);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });

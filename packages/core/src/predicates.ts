@@ -6,6 +6,7 @@
  * const ignore: ErrorClass[] = [ValidationError, CallNotPermittedError];
  * ```
  */
+// biome-ignore lint/suspicious/noExplicitAny: a constructor type must take any[] for every error class, whatever its parameters, to be assignable
 export type ErrorClass = abstract new (...args: any[]) => unknown;
 
 /**

@@ -75,6 +75,7 @@ export class VirtualClock implements Clock {
    * due now; `Infinity` is never due (it stays pending until cleared).
    */
   setTimeout(fn: () => void, ms: number): TimerHandle {
+    // biome-ignore lint/complexity/useMathMinMax: Math.max(ms, 0) is NaN for NaN; a NaN delay is due now
     const delay = ms > 0 ? ms : 0;
     const timer: VirtualTimer = { due: this.#now + delay, seq: this.#seq++, fn, index: this.#heap.length };
     this.#heap.push(timer);

@@ -191,7 +191,7 @@ describe('Fallback policy', () => {
 
   it('decorate(fn) keeps the parameters and hands them to the handler', async () => {
     const f = new Fallback('user', (_e, id: string) => ({ id, anonymous: true }));
-    const find = f.decorate((id: string): { id: string; anonymous: boolean } => {
+    const find = f.decorate((_id: string): { id: string; anonymous: boolean } => {
       throw new NotFound();
     });
     await expect(find('42')).resolves.toEqual({ id: '42', anonymous: true });

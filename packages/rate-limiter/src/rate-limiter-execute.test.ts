@@ -4,7 +4,6 @@ import { flush, track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from './index.js';
 
-const CYCLE = 250;
 let clock: VirtualClock;
 
 beforeEach(() => {
@@ -13,10 +12,6 @@ beforeEach(() => {
 afterEach(() => {
   expect(clock.pendingTimers).toBe(0);
 });
-
-/** A limiter of one permission per 250 ms cycle, as in Resilience4j's AtomicRateLimiterTest. */
-const limiter = (timeoutDuration: number, extra: { limitForPeriod?: number } = {}) =>
-  new RateLimiter('test', { limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration, clock, ...extra });
 
 describe('RateLimiter — execute and decorate', () => {
   it('runs fn with the context, turns a sync throw and a plain value into a promise', async () => {

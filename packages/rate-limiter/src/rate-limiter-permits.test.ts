@@ -3,7 +3,6 @@ import { track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from './index.js';
 
-const CYCLE = 250;
 let clock: VirtualClock;
 
 beforeEach(() => {
@@ -12,10 +11,6 @@ beforeEach(() => {
 afterEach(() => {
   expect(clock.pendingTimers).toBe(0);
 });
-
-/** A limiter of one permission per 250 ms cycle, as in Resilience4j's AtomicRateLimiterTest. */
-const limiter = (timeoutDuration: number, extra: { limitForPeriod?: number } = {}) =>
-  new RateLimiter('test', { limitForPeriod: 1, limitRefreshPeriod: CYCLE, timeoutDuration, clock, ...extra });
 
 describe('RateLimiter — permits', () => {
   it('takes several permits at once and waits for the cycle that covers them', async () => {

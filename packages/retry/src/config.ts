@@ -32,12 +32,12 @@ export interface RetryConfig {
   /** Errors never retried, by class (is-a); wins over the two above. */
   readonly ignoreExceptions?: readonly ErrorClass[] | undefined;
   /** Retry an attempt that resolved with a value this predicate accepts. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the caller annotates the result as it likes (`(r: Response) => …`); unknown would refuse that
   readonly retryOnResult?: ((result: any) => boolean) | undefined;
   /** When the value is still to be retried after the last attempt: reject with `MaxRetriesExceededError` (true) or return it (false, the default). */
   readonly failAfterMaxAttempts?: boolean | undefined;
   /** Called with a value about to be retried, before the wait (e.g. to release a response body). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the caller annotates the result as it likes (`(n, r: Response) => …`)
   readonly consumeResultBeforeRetryAttempt?: ((attempt: number, result: any) => void) | undefined;
   /** Retry a `CallNotPermittedError` (an open breaker inside the retry). Default false (differs from Resilience4j). */
   readonly retryCallNotPermitted?: boolean | undefined;
@@ -65,10 +65,10 @@ export interface ResolvedRetryConfig {
   readonly retryExceptions: readonly ErrorClass[];
   readonly retryOnException: ErrorPredicate | undefined;
   readonly ignoreExceptions: readonly ErrorClass[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: as RetryConfig's retryOnResult
   readonly retryOnResult: ((result: any) => boolean) | undefined;
   readonly failAfterMaxAttempts: boolean;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: as RetryConfig's consumeResultBeforeRetryAttempt
   readonly consumeResultBeforeRetryAttempt: ((attempt: number, result: any) => void) | undefined;
   readonly retryCallNotPermitted: boolean;
   readonly budget: RetryBudget | undefined;

@@ -40,7 +40,7 @@ describe('inlineScript and inlineStyle', () => {
     expect(inlineScript('var s = "</script>"; var t = "<!--";')).toBe('var s = "\\x3C/script>"; var t = "\\x3C!--";');
     expect(inlineScript('var s = "</SCRIPT>";')).toBe('var s = "\\x3C/SCRIPT>";');
     expect(inlineScript('if (a < b) x = 1;')).toBe('if (a < b) x = 1;');
-    // eslint-disable-next-line no-new-func -- the escaped string is the same string to JavaScript
+    // Evaluated: the escaped string is the same string to JavaScript.
     expect(new Function(`return ${inlineScript('"</script><!--"')};`)()).toBe('</script><!--');
     expect(inlineStyle('.a::after { content: "</style>"; }')).toBe('.a::after { content: "\\3C /style>"; }');
     expect(inlineStyle('.a { color: red; }')).toBe('.a { color: red; }');
