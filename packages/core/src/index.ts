@@ -26,7 +26,7 @@ export {
   type PolicyKind,
 } from './policy.js';
 export { onAbort, sleep } from './abort.js';
-export { holdProcess, keepAlive, keepsProcessAlive, releaseProcess } from './keep-alive.js';
+export { holdProcess, keepsProcessAlive, releaseProcess } from './keep-alive.js';
 export { enterCall, follow, invoke, raceAbort } from './call.js';
 export { isArgsAwareLayer, type ArgsAwareLayer, type InnerLayers } from './layer.js';
 export { callbackThrew, describeThrown, warnOnce } from './warn.js';

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from './clock.js';
-import { holdProcess, keepAlive, keepsProcessAlive, releaseProcess } from './keep-alive.js';
+import { holdProcess, keepsProcessAlive, releaseProcess } from './keep-alive.js';
 import { VirtualClock } from './virtual-clock.js';
 
 describe('holdProcess / releaseProcess', () => {
@@ -52,37 +52,5 @@ describe('holdProcess / releaseProcess', () => {
     expect(keepsProcessAlive()).toBe(false);
     clock.clearTimeout(timer);
     expect(clock.pendingTimers).toBe(0);
-  });
-});
-
-describe('keepAlive (deprecated)', () => {
-  it('refs a system timer (an awaited wait keeps the process alive) and returns it', () => {
-    const timer = systemClock.setTimeout(() => {}, 60_000) as ReturnType<typeof setTimeout>;
-    expect(timer.hasRef()).toBe(false);
-    expect(keepAlive(timer)).toBe(timer);
-    expect(timer.hasRef()).toBe(true);
-    systemClock.clearTimeout(timer);
-  });
-
-  it('leaves a timer without ref (a VirtualClock one) as it is', () => {
-    const clock = new VirtualClock();
-    const timer = clock.setTimeout(() => {}, 10);
-    expect(keepAlive(timer)).toBe(timer);
-    clock.clearTimeout(timer);
-    expect(clock.pendingTimers).toBe(0);
-  });
-});
-
-describe('keepsProcessAlive', () => {
-  it('is the real thing: one more ref’d Node handle while a wait holds the process, none after', async () => {
-    await nextTurn();
-    const count = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const before = count();
-    expect(holdProcess({ ref() {} })).toBe(true);
-    expect(count()).toBe(before + 1); // read in the same turn: nothing else can have changed
-    expect(keepsProcessAlive()).toBe(true);
-    releaseProcess();
-    await nextTurn();
-    expect(keepsProcessAlive()).toBe(false);
   });
 });
