@@ -35,7 +35,7 @@ const breakwaterOnly = (spring: string, kind: ValueKind): OptionSource => ({ spr
 const CLOCK_FROM_OPTIONS: OptionSource = { fromOptions: 'clock' };
 
 /** Why the health-indicator properties are read and ignored. */
-export const NO_HEALTH_INDICATOR = 'a Spring Boot Actuator health indicator; every component is already in Breakwater's health() with no switch (allow-health-indicator-to-fail is read: it lets an OPEN breaker make the whole DOWN)';
+export const NO_HEALTH_INDICATOR = 'a Spring Boot Actuator health indicator; every component is already in Breakwater\'s health() with no switch (allow-health-indicator-to-fail is read: it lets an OPEN breaker make the whole DOWN)';
 /** Why `event-consumer-buffer-size` is read and ignored. */
 export const NO_EVENT_BUFFER = 'the size of the Actuator’s event buffer; there is no Actuator here (subscribe with on(…))';
 
