@@ -12,7 +12,6 @@ import type { StateChange, TimeSeries } from './report.js';
  * ```
  */
 export type RequestOutcome = 'succeeded' | 'failed' | 'rejected';
-export const OUTCOMES: readonly RequestOutcome[] = ['succeeded', 'failed', 'failed', 'rejected', 'rejected', 'rejected'];
 
 /** The error a simulated backend fails with. */
 export class SimulatedBackendError extends Error {

@@ -1,16 +1,13 @@
-import type { CircuitBreaker } from '@breakwater/circuit-breaker';
 import type { VirtualClock } from '@breakwater/core';
-import type { Retry } from '@breakwater/retry';
 import { Arrivals } from './arrivals.js';
 import { BackendCalls, HANG, OK } from './backend.js';
 import { Tally } from './counts.js';
-import { ARRIVE, C_ERROR, C_FULL, C_LIMITED, C_OK, C_REJECTED, C_TIMEOUT, DONE, EXPIRE, Frame, FrameHeap, GRANT, NONE, TIMEOUT, WAKE } from './frame.js';
-import { LimiterGate, type BulkheadGate } from './gates.js';
-import { LayerTable } from './layer-table.js';
-import { retryWait } from './retry-wait.js';
+import { ARRIVE, DONE, Frame, FrameHeap, NONE, WAKE } from './frame.js';
+import { driverOf, type LayerDriver, type LayerHost } from './layers/index.js';
+import { CODE, codeErrors, REQUEST_OUTCOMES } from './outcome-codes.js';
 import { breakerOf, type BuiltLayer } from './pipeline.js';
 import type { Traffic } from './scenario.js';
-import { OUTCOMES, type EngineOptions, type EngineResult, type RunObserver, type RunView } from './engine-types.js';
+import type { EngineOptions, EngineResult, RunObserver, RunView } from './engine-types.js';
 import type { StateChange } from './report.js';
 import { SeriesRecorder } from './series.js';
 import { count, LIMITS, SimulationLimitError } from './limits.js';
@@ -21,30 +18,26 @@ import { formatMs } from './format.js';
  * event: arrivals, backend answers, time-outs and retry waits on one heap, the clock moved to
  * each event's time (`VirtualClock.set`, so the breaker's own timers fire in order). The
  * circuit breaker is the real one, driven through its permission API (`tryAcquirePermission`,
- * `onSuccess`, `onError`); so are the rate limiter (a wait for a permit is a GRANT event; see
- * {@link LimiterGate}) and the bulkhead's slots (`tryAcquirePermission`, `onComplete`; its FIFO of waiters
- * is a {@link BulkheadGate}). Retry and time limiter follow their resolved configs (attempts,
- * waits, what is retried, time-outs, cancellation) without a promise per call.
+ * `onSuccess`, `onError`); so are the rate limiter (a wait for a permit is a wake-up; see
+ * LimiterGate) and the bulkhead's slots (`tryAcquirePermission`, `onComplete`; its FIFO of waiters
+ * is a BulkheadGate). Retry and time limiter follow their resolved configs (attempts,
+ * waits, what is retried, time-outs, cancellation) without a promise per call. Each layer kind is
+ * a driver (layers/): the engine starts and ends frames, the driver of a frame's layer decides.
  */
 export function runEngine(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions): EngineResult {
   return new Run(traffic, layers, options).run();
 }
 
-class Run implements RunView {
+class Run implements RunView, LayerHost {
   readonly clock: VirtualClock;
   requests = 0;
   backendCalls = 0;
   timeouts = 0;
+  readonly errors: readonly unknown[] = codeErrors();
+  readonly intervalState = { random: Math.random, previousWaitMs: 0 };
   readonly #n: number;
-  readonly #kinds: number[];
-  readonly #retries: (Retry | undefined)[];
-  readonly #retryable: boolean[][];
-  readonly #breakers: (CircuitBreaker | undefined)[];
-  readonly #timeouts: number[];
-  readonly #cancels: boolean[];
-  readonly #limiters: (LimiterGate | undefined)[];
-  readonly #gates: (BulkheadGate | undefined)[];
-  readonly #errors: readonly unknown[];
+  /** One driver per layer, indexed by layer. */
+  readonly #drivers: LayerDriver[];
   readonly #heap = new FrameHeap();
   readonly #arrivals: Arrivals;
   readonly #backend: BackendCalls;
@@ -53,18 +46,15 @@ class Run implements RunView {
   readonly #transitions: StateChange[] = [];
   readonly #observer: RunObserver | undefined;
   readonly #progress: ((simulatedMs: number) => void) | undefined;
-  readonly #intervalState = { random: Math.random, previousWaitMs: 0 };
   readonly #maxPending: number;
 
   constructor(traffic: Traffic, layers: readonly BuiltLayer[], options: EngineOptions) {
     this.clock = options.clock;
-    this.#intervalState.random = options.random;
+    this.intervalState.random = options.random;
     this.#observer = options.observer;
     this.#progress = options.progress;
     this.#n = layers.length;
-    const t = new LayerTable(layers);
-    [this.#kinds, this.#retries, this.#retryable, this.#breakers, this.#errors] = [t.kinds, t.retries, t.retryable, t.breakers, t.errors];
-    [this.#timeouts, this.#cancels, this.#limiters, this.#gates] = [t.timeouts, t.cancels, t.limiters, t.gates];
+    this.#drivers = layers.map((layer) => driverOf(layer, this));
     this.#arrivals = new Arrivals(traffic, options.arrivalRandom);
     this.#backend = new BackendCalls(traffic, options.random);
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
@@ -154,55 +144,40 @@ class Run implements RunView {
     root.index = this.requests++;
     this.#tallies[root.phase]!.requests++;
     this.#series.requests++;
-    this.#spawn(root);
+    this.spawn(root);
   }
 
   #fire(frame: Frame): void {
     const event = frame.event;
     frame.event = NONE;
-    if (event === DONE) this.#complete(frame, frame.code);
-    else if (event === TIMEOUT) this.#timeOut(frame);
-    else if (event === WAKE) this.#nextAttempt(frame);
+    if (event === DONE) this.complete(frame, frame.code);
+    else if (event === WAKE) this.#drivers[frame.layer]!.wake(frame);
     else if (event === ARRIVE) this.#begin(frame);
-    else if (event === GRANT) this.#spawn(LimiterGate.granted(frame));
-    else if (event === EXPIRE) {
-      this.#gates[frame.layer]!.leave(frame);
-      this.#complete(frame, C_FULL);
-    }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  tally(frame: Frame): Tally {
+    return this.#tallies[frame.phase]!;
+  }
+
+  wakeAt(frame: Frame, atMs: number): void {
+    this.#heap.push(frame, atMs, WAKE);
+  }
+
+  cancelWake(frame: Frame): void {
+    this.#heap.remove(frame);
   }
 
   /** Starts the layer below `parent`. */
-  #spawn(parent: Frame): void {
+  spawn(parent: Frame): void {
     const frame = new Frame(parent.layer + 1, parent, parent.root);
     parent.child = frame;
     const layer = frame.layer;
     if (layer === this.#n) return this.#callBackend(frame);
-    const kind = this.#kinds[layer]!;
-    if (kind === 0) {
-      frame.attempt = 1;
-      return this.#spawn(frame);
-    }
-    if (kind === 1) {
-      this.#tallies[frame.phase]!.breakerCalls++;
-      if (!this.#breakers[layer]!.tryAcquirePermission()) return this.#complete(frame, C_REJECTED);
-      frame.startedAt = this.clock.now();
-      return this.#spawn(frame);
-    }
-    if (kind === 3) {
-      const wait = this.#limiters[layer]!.enter(frame);
-      if (wait < 0) return this.#complete(frame, C_LIMITED);
-      if (wait > 0) return this.#heap.push(frame, this.clock.now() + wait, GRANT);
-      return this.#spawn(frame);
-    }
-    if (kind === 4) {
-      const gate = this.#gates[layer]!;
-      const admitted = gate.enter(frame);
-      if (admitted < 0) return this.#complete(frame, C_FULL);
-      if (admitted === 0) return this.#heap.push(frame, this.clock.now() + gate.maxWait, EXPIRE);
-      return this.#spawn(frame);
-    }
-    this.#heap.push(frame, this.clock.now() + this.#timeouts[layer]!, TIMEOUT);
-    this.#spawn(frame);
+    this.#drivers[layer]!.enter(frame);
   }
 
   #callBackend(frame: Frame): void {
@@ -210,102 +185,45 @@ class Run implements RunView {
     const backend = this.#backend;
     const latency = backend.call(frame.root, this.clock.now());
     if (backend.outcome === HANG) return; // never answers, unless a time limiter cancels it
-    frame.code = backend.outcome === OK ? C_OK : C_ERROR;
+    frame.code = backend.outcome === OK ? CODE.ok : CODE.error;
     this.#heap.push(frame, this.clock.now() + latency, DONE);
   }
 
   /** `frame` is done with `code`: its parent reacts. */
-  #complete(frame: Frame, code: number): void {
+  complete(frame: Frame, code: number): void {
     frame.settled = true;
     const parent = frame.parent!;
     if (parent.child === frame) parent.child = null;
     if (parent.layer < 0) return this.#ended(parent, code);
-    const layer = parent.layer;
-    const kind = this.#kinds[layer]!;
-    if (kind === 0) return this.#retryDecides(parent, code);
-    if (kind === 1) {
-      const breaker = this.#breakers[layer]!;
-      // A call cancelled from above (a time limiter outside the breaker) says nothing about the
-      // backend: as the breaker's execute does, its permit is given back and nothing is recorded.
-      if (parent.aborted) {
-        breaker.releasePermission();
-        return this.#complete(parent, code);
-      }
-      const elapsed = this.clock.now() - parent.startedAt;
-      if (code === C_OK) breaker.onSuccess(elapsed);
-      else breaker.onError(elapsed, this.#errors[code]);
-      if (code !== C_TIMEOUT && elapsed > breaker.config.slowCallDurationThreshold) {
-        const state = breaker.state;
-        if (state !== 'DISABLED' && state !== 'FORCED_OPEN') this.#tallies[parent.phase]!.slow++;
-      }
-      return this.#complete(parent, code);
-    }
-    if (kind === 4) {
-      // The slot comes back when the call below settles (even one a time limiter above gave up on), to the oldest waiter.
-      const next = this.#gates[layer]!.release();
-      if (next !== null) {
-        this.#heap.remove(next);
-        this.#spawn(next);
-      }
-      return this.#complete(parent, code);
-    }
-    if (kind === 3) return this.#complete(parent, code);
-    if (parent.settled) return; // a time limiter that already timed out drops the late outcome
-    this.#heap.remove(parent);
-    this.#complete(parent, code);
+    this.#drivers[parent.layer]!.childEnded(parent, code);
   }
 
-  #retryDecides(frame: Frame, code: number): void {
-    const layer = frame.layer;
-    const retry = this.#retries[layer]!;
-    if (code === C_OK || frame.aborted || frame.attempt >= retry.config.maxAttempts || !this.#retryable[layer]![code]) {
-      return this.#complete(frame, code);
+  cancelBelow(frame: Frame, code: number): void {
+    let deepest = frame.child;
+    for (let f = deepest; f !== null; f = f.child) {
+      f.aborted = true;
+      deepest = f;
     }
-    const wait = retryWait(retry, frame.attempt, frame.previousWaitMs, this.#errors[code], this.#intervalState);
-    frame.previousWaitMs = wait;
-    if (wait > 0) this.#heap.push(frame, this.clock.now() + wait, WAKE);
-    else this.#nextAttempt(frame);
-  }
-
-  #nextAttempt(frame: Frame): void {
-    frame.attempt++;
-    this.#tallies[frame.phase]!.retries++;
-    this.#spawn(frame);
-  }
-
-  /** A time limiter gives up: it cancels what runs below it (as `cancelRunningFuture` does), then fails its caller. */
-  #timeOut(frame: Frame): void {
-    this.timeouts++;
-    this.#tallies[frame.phase]!.timeouts++;
-    frame.settled = true;
-    if (this.#cancels[frame.layer]) {
-      let deepest = frame.child;
-      for (let f = deepest; f !== null; f = f.child) {
-        f.aborted = true;
-        deepest = f;
-      }
-      if (deepest !== null) {
-        this.#heap.remove(deepest);
-        if (deepest.queued) this.#gates[deepest.layer]!.leave(deepest); // a bulkhead waiter leaves the queue at once
-        if (deepest.waiter !== null) LimiterGate.abort(deepest, this.#errors[C_TIMEOUT]); // a rate limiter's waiter hands its permit back
-        this.#complete(deepest, C_TIMEOUT); // the abort's reason is the TimeoutError
-      }
-    }
-    this.#complete(frame, C_TIMEOUT);
+    if (deepest === null) return;
+    this.#heap.remove(deepest);
+    // A waiter in a layer (a bulkhead's queue, a rate limiter's reserved permit) leaves it; the reason is the code's error.
+    if (deepest.layer < this.#n) this.#drivers[deepest.layer]!.cancel(deepest, this.errors[code]);
+    this.complete(deepest, code);
   }
 
   #ended(root: Frame, code: number): void {
     const tally = this.#tallies[root.phase]!;
     const series = this.#series;
-    if (code === C_OK) tally.succeeded++;
-    else if (code >= C_REJECTED) {
+    const outcome = REQUEST_OUTCOMES[code]!;
+    if (outcome === 'succeeded') tally.succeeded++;
+    else if (outcome === 'rejected') {
       tally.rejected++;
       series.rejected++;
     } else {
       tally.failed++;
       series.failed++;
     }
-    this.#observer?.requestEnded?.(root.index, OUTCOMES[code]!, this);
+    this.#observer?.requestEnded?.(root.index, outcome, this);
     if (root.user >= 0) {
       const at = this.#arrivals.nextForUser(root.phase, this.clock.now());
       if (at >= 0 && this.#arrivals.sendClosed(root.phase)) {

@@ -1,30 +1,15 @@
 // The engine's unit of work: one layer of one attempt of one request (or the request itself,
 // layer -1). A frame has at most one pending event at a time, so the event heap holds frames.
+import { CODE } from './outcome-codes.js';
 
-/** What a frame waits for. */
+/** What a frame waits for: nothing. */
 export const NONE = 0;
 /** A backend call answers. */
 export const DONE = 1;
-/** A time limiter gives up. */
-export const TIMEOUT = 2;
-/** A retry's wait is over. */
-export const WAKE = 3;
 /** A closed-loop user sends its next request. */
-export const ARRIVE = 4;
-/** A rate limiter's wait for its reserved permit is over: the call goes on. */
-export const GRANT = 5;
-/** A bulkhead waiter's maxWaitDuration ran out. */
-export const EXPIRE = 6;
-
-/** How a layer's call ended, as the layer above sees it. */
-export const C_OK = 0;
-export const C_ERROR = 1;
-export const C_TIMEOUT = 2;
-export const C_REJECTED = 3;
-/** Refused by a rate limiter (RequestNotPermittedError). */
-export const C_LIMITED = 4;
-/** Refused by a bulkhead (BulkheadFullError). */
-export const C_FULL = 5;
+export const ARRIVE = 2;
+/** The wake-up a layer's driver asked for (`LayerHost.wakeAt`): a retry's wait, a time-out, a granted permit, a bulkhead wait run out. */
+export const WAKE = 3;
 
 export class Frame {
   /** Index of the layer (the backend is `layers.length`; the request itself is -1). */
@@ -45,7 +30,7 @@ export class Frame {
   previousWaitMs = 0;
   /** Breaker: when the call was permitted. Backend: the outcome it will answer with. */
   startedAt = 0;
-  code = C_OK;
+  code: number = CODE.ok;
   /** Bulkhead: the frame waits in its bulkhead's queue for a slot. */
   queued = false;
   /** Rate limiter: the frame waits for its reserved permit (aborting this hands it back). */
