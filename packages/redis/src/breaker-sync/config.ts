@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import type { ScriptClient } from '../script-runner.js';
 import { MAX_MS } from './bounds.js';
 
 /**
- * What the sync needs of a node-redis client (`createClient()` of `redis` 6): commands go
- * through `sendCommand`, `isReady` tells a connection that can answer now (no command is ever
- * left in node-redis' offline queue to be replayed later), `error` / `ready` events tell an
- * outage and its end: the sync adds one listener of each to both connections while it runs
- * (`close()` removes them). Add your own `error` listener too: an `error` with none crashes the process.
+ * What the sync needs of a node-redis client (`createClient()` of `redis` 6): the package's
+ * {@link ScriptClient} — scripts go through `evalSha` / `eval`, `isReady` tells a connection that
+ * can answer now (no command is ever left in node-redis' offline queue to be replayed later) — and
+ * `error` / `ready` events, which tell an outage and its end: the sync adds one listener of each to
+ * both connections while it runs (`close()` removes them). Add your own `error` listener too: an
+ * `error` with none crashes the process.
  *
  * @example
  * ```ts
  * const client: BreakerSyncClient = await createClient({ url }).on('error', (e) => log.warn(e)).connect();
  * ```
  */
-export interface BreakerSyncClient {
-  readonly isReady: boolean;
-  sendCommand(args: string[]): Promise<unknown>;
+export interface BreakerSyncClient extends ScriptClient {
   on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
   off(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
 }
@@ -31,7 +31,10 @@ export interface BreakerSyncClient {
  * const subscriber: BreakerSyncSubscriber = await client.duplicate().on('error', (e) => log.warn(e)).connect();
  * ```
  */
-export interface BreakerSyncSubscriber extends BreakerSyncClient {
+export interface BreakerSyncSubscriber {
+  readonly isReady: boolean;
+  on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
+  off(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
   unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
 }
@@ -69,6 +72,12 @@ export interface RedisBreakerSyncOptions {
    * Redis that hangs never holds up a transition, an `attach` or an override. Default `'250ms'`.
    */
   readonly commandTimeout?: Duration | undefined;
+  /**
+   * The random source of the sync's jitter (a number in [0, 1), as `Math.random`): a held breaker
+   * tries the trial lease up to 20 ms after the fleet's wait, so a fleet does not ask at once.
+   * Default `Math.random`; a seeded one makes a test or a simulation repeatable.
+   */
+  readonly random?: (() => number) | undefined;
 }
 
 /** The options as resolved at construction. */
@@ -82,14 +91,15 @@ export interface ResolvedSyncOptions {
   readonly instanceId: string;
   readonly clock: Clock;
   readonly commandTimeout: number;
+  readonly random: () => number;
 }
 
-const KEYS = ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout'] as const;
+const KEYS = ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout', 'random'] as const;
 
 function isClient(value: unknown, subscriber: boolean): boolean {
   const c = value as Record<string, unknown> | null;
   if (typeof c !== 'object' || c === null) return false;
-  const methods = subscriber ? ['sendCommand', 'on', 'off', 'subscribe', 'unsubscribe'] : ['sendCommand', 'on', 'off'];
+  const methods = subscriber ? ['on', 'off', 'subscribe', 'unsubscribe'] : ['evalSha', 'eval', 'on', 'off'];
   return methods.every((m) => typeof c[m] === 'function') && typeof c['isReady'] === 'boolean';
 }
 
@@ -109,5 +119,6 @@ export function resolveSyncOptions(options: RedisBreakerSyncOptions | undefined)
   const instanceId = (options?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`) as unknown;
   if (typeof instanceId !== 'string' || instanceId.length === 0) read.fail('instanceId', 'a non-empty string', instanceId, 'type');
   const commandTimeout = read.duration('commandTimeout', 250, { gt: 0, lte: MAX_MS });
-  return { client, subscriber, quorum, quorumWindow, trialLease, keyPrefix, instanceId, clock: read.clock(), commandTimeout };
+  const random = read.fn<() => number>('random') ?? Math.random;
+  return { client, subscriber, quorum, quorumWindow, trialLease, keyPrefix, instanceId, clock: read.clock(), commandTimeout, random };
 }

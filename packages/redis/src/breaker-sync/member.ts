@@ -1,5 +1,5 @@
 import type { CircuitBreaker, CircuitBreakerEvents } from '@breakwater/circuit-breaker';
-import type { EventOf, EventPublisher, TimerHandle } from '@breakwater/core';
+import { IllegalStateTransitionError, type EventOf, type EventPublisher, type TimerHandle } from '@breakwater/core';
 import { boundAttempt, boundMs, MAX_MS } from './bounds.js';
 import type { RedisBreakerSyncEvents } from './events.js';
 import type { BreakerKeys } from './keys.js';
@@ -26,6 +26,10 @@ export interface MemberContext {
   readonly quorumWindow: number;
   readonly store: Store;
   readonly events: EventPublisher<RedisBreakerSyncEvents>;
+  /** The random source of the jitter (the `random` option). */
+  readonly random: () => number;
+  /** Tells an error that is a bug, not Redis's (a process warning): the sync goes on. */
+  readonly warn: (error: unknown) => void;
 }
 
 type Mode = 'free' | 'held' | 'trial' | 'override';
@@ -71,16 +75,15 @@ export class FleetMember {
    * with `equalToo`: attach, recovery, a script that found the state moved on).
    */
   async read(equalToo = true): Promise<void> {
-    const reply = await this.ctx.store.run(READ, this.keys, []);
-    if (reply === undefined || this.#detached) return;
-    const [override, remaining, ver, ignored, attempt, until, untilIgnored] = reply;
-    this.#ignored('override', ignored);
-    if (!this.#newer(ver, equalToo)) return;
-    if (override === 'FORCED_OPEN' || override === 'DISABLED') return this.#override(override);
+    const fleet = await this.ctx.store.run(READ, this.keys, []);
+    if (fleet === undefined || this.#detached) return;
+    this.#ignored('override', fleet.ignoredOverride);
+    if (!this.#newer(fleet.ver, equalToo)) return;
+    if (fleet.kind === 'overridden') return this.#override(fleet.override);
     if (this.mode === 'override') this.#override(null);
-    if (typeof remaining === 'number' && remaining >= 0) {
-      this.#fleetAttempt = boundAttempt(attempt);
-      this.#fleetOpen(this.#believed(remaining, until, untilIgnored));
+    if (fleet.kind === 'open') {
+      this.#fleetAttempt = boundAttempt(fleet.attempt);
+      this.#fleetOpen(this.#believed(fleet.remainingMs, fleet.until, fleet.untilIgnored));
     } else if (this.mode === 'held' || this.mode === 'trial') this.#fleetClosed();
   }
 
@@ -109,8 +112,7 @@ export class FleetMember {
   }
 
   /** A value of `field` that was not believed ('' when it was): told once per value. */
-  #ignored(field: 'override' | 'until', value: unknown): void {
-    const v = typeof value === 'string' ? value : '';
+  #ignored(field: 'override' | 'until', v: string): void {
     if (v === this.#reported[field]) return;
     this.#reported[field] = v;
     if (v !== '') this.#emit('storeValueIgnored', { breakerName: this.#name, field, value: v });
@@ -129,16 +131,15 @@ export class FleetMember {
    * number or beyond any duration (`ignored`), or it lies further away than this instance's own
    * wait at the fleet's attempt. What is not believed counts as passed, and is reported once.
    */
-  #believed(remaining: unknown, until: unknown, ignored: unknown): number {
+  #believed(remaining: number, until: string, ignored: string): number {
     const ms = boundMs(remaining);
-    const believed = (typeof ignored !== 'string' || ignored === '') && ms <= this.#cap();
+    const believed = ignored === '' && ms <= this.#cap();
     this.#ignored('until', believed ? '' : until);
     return believed ? ms : 0;
   }
 
   /** Whether `ver` is not older than what was applied (and remember it). */
-  #newer(reply: unknown, equalToo: boolean): boolean {
-    const ver = typeof reply === 'number' && Number.isFinite(reply) ? reply : 0;
+  #newer(ver: number, equalToo: boolean): boolean {
     if (ver < this.#ver || (!equalToo && ver === this.#ver)) return false;
     this.#ver = ver;
     return true;
@@ -188,13 +189,12 @@ export class FleetMember {
     const wait = Math.max(boundMs(this.breaker.config.waitInOpenState(attempt)), 1);
     const reply = await ctx.store.run(OPENED, this.keys, [ctx.instanceId, ctx.quorumWindow, ctx.quorum, wait, this.keys.channel, attempt]);
     if (reply === undefined || this.#detached) return;
-    const [status, count, remaining, ver, ignored, fleetAttempt, until, untilIgnored] = reply;
-    this.#ignored('override', ignored);
-    if (status === 0) this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count: Number(count), quorum: ctx.quorum });
-    else if (status === 1 || status === 2) {
-      if (!this.#newer(ver, true) || this.mode !== 'free') return;
-      this.#fleetAttempt = boundAttempt(fleetAttempt);
-      this.#fleetOpen(status === 1 ? wait : this.#believed(remaining, until, untilIgnored));
+    this.#ignored('override', reply.ignoredOverride);
+    if (reply.kind === 'recorded') this.#emit('peerOpened', { breakerName: this.#name, instanceId: ctx.instanceId, count: reply.count, quorum: ctx.quorum });
+    else if (reply.kind === 'fleetOpened' || reply.kind === 'alreadyOpen') {
+      if (!this.#newer(reply.ver, true) || this.mode !== 'free') return;
+      this.#fleetAttempt = boundAttempt(reply.attempt);
+      this.#fleetOpen(reply.kind === 'fleetOpened' ? wait : this.#believed(reply.remainingMs, reply.until, reply.untilIgnored));
     }
   }
 
@@ -205,9 +205,8 @@ export class FleetMember {
     const wait = Math.max(boundMs(this.breaker.config.waitInOpenState(next)), 1);
     const reply = await this.ctx.store.run(DECIDE, this.keys, [this.ctx.instanceId, to, wait, this.keys.channel]);
     if (reply === undefined || this.#detached) return;
-    const [status, , ver] = reply;
-    if (status !== 1) return void this.read(); // the lease was lost: what did the fleet decide?
-    this.#newer(ver, true);
+    if (reply.kind === 'lost') return void this.read(); // the lease was lost: what did the fleet decide?
+    this.#newer(reply.ver, true);
     if (to === 'CLOSED') return this.#emit('fleetClosed', { breakerName: this.#name });
     this.#fleetAttempt = next;
     this.#fleetOpen(wait);
@@ -239,25 +238,26 @@ export class FleetMember {
     const clock = this.breaker.config.clock;
     this.#fleetDeadline = clock.now() + wait;
     this.#transition(() => this.breaker.transitionToOpenStateUntil(clock.now() + wait + this.lease, { cause: 'fleet' }));
-    this.#arm(wait + Math.random() * 20, () => void this.#tryLease());
+    const random = this.ctx.random();
+    this.#arm(wait + (random >= 0 && random < 1 ? random * 20 : 0), () => void this.#tryLease());
   }
 
   async #tryLease(): Promise<void> {
     if (this.mode !== 'held') return;
     const reply = await this.ctx.store.run(TRY_LEASE, this.keys, [this.ctx.instanceId, this.lease, this.#cap(), this.#ver]);
     if (reply === undefined || this.#detached || this.mode !== 'held') return;
-    const [status, ms, , attempt, ignored, untilIgnored] = reply;
-    this.#ignored('override', ignored);
-    if (status === 1 || status === 2 || status === 4) this.#ignored('until', untilIgnored);
-    if (status === 0) this.#fleetClosed();
-    else if (status === 2 || status === 4) this.#hold(boundMs(ms));
-    else if (status !== 1) void this.read(); // 3, 5: an override, or a change whose notice is still on its way
+    this.#ignored('override', reply.ignoredOverride);
+    if (reply.kind === 'granted' || reply.kind === 'waiting' || reply.kind === 'leaseHeld') this.#ignored('until', reply.untilIgnored);
+    if (reply.kind === 'closed') this.#fleetClosed();
+    else if (reply.kind === 'waiting') this.#hold(boundMs(reply.remainingMs));
+    else if (reply.kind === 'leaseHeld') this.#hold(boundMs(reply.ttlMs));
+    else if (reply.kind !== 'granted') void this.read(); // an override, or a change whose notice is still on its way
     else if (this.breaker.state !== 'OPEN' && this.breaker.state !== 'HALF_OPEN') {
       void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]); // no longer held: let another run it
       this.#setMode('free');
     } else {
-      const lease = boundMs(ms);
-      this.#fleetAttempt = boundAttempt(attempt);
+      const lease = boundMs(reply.leaseMs);
+      this.#fleetAttempt = boundAttempt(reply.attempt);
       this.#setMode('trial');
       this.#transition(() => this.breaker.transitionToHalfOpenState({ cause: 'fleet' }));
       this.#emit('trialStarted', { breakerName: this.#name, leaseMs: lease });
@@ -295,7 +295,7 @@ export class FleetMember {
     const sentAt = this.breaker.config.clock.now();
     const reply = await this.ctx.store.run(RENEW, this.keys, [this.ctx.instanceId, this.lease]);
     if (this.#detached || this.mode !== 'trial') return; // decided meanwhile, or Redis went away (the breaker goes on alone)
-    if (reply?.[0] !== 1) return this.#abandon();
+    if (reply?.kind !== 'renewed') return this.#abandon();
     this.#leaseEnd = sentAt + this.lease;
     this.#watchTrial();
   }
@@ -368,12 +368,18 @@ export class FleetMember {
     this.#timer = undefined;
   }
 
-  /** A transition of ours; one a listener made illegal meanwhile is skipped (the breaker's state wins). */
+  /**
+   * A transition of ours; one the breaker's state does not allow (an application's listener moved
+   * it meanwhile, or METRICS_ONLY cannot open) is skipped: the breaker's state wins. Any other
+   * error is a bug, told as a process warning (this runs from timers and replies: a throw would be
+   * an unhandled rejection or an uncaught exception) and the sync goes on.
+   */
   #transition(move: () => void): void {
     try {
       move();
-    } catch {
-      // IllegalStateTransitionError: e.g. METRICS_ONLY cannot open.
+    } catch (error) {
+      if (error instanceof IllegalStateTransitionError) return;
+      this.ctx.warn(error);
     }
   }
 

@@ -8,7 +8,7 @@ import { RedisBreakerSync } from './redis-breaker-sync.js';
 import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 describe('RedisBreakerSync configuration', () => {
-  const client = { isReady: true, sendCommand: async () => [], on: () => {}, off: () => {} };
+  const client = { isReady: true, evalSha: async () => [], eval: async () => [], on: () => {}, off: () => {} };
   const subscriber = { ...client, subscribe: async () => {}, unsubscribe: async () => {} };
   const make = (options: Record<string, unknown>) => () => new RedisBreakerSync({ client, subscriber, ...options } as never);
 
@@ -24,6 +24,7 @@ describe('RedisBreakerSync configuration', () => {
     expect(make({ commandTimeout: '1x' })).toThrow(/RedisBreakerSync: commandTimeout must be a duration .* got '1x'/);
     expect(make({ keyPrefix: 'a{b}:' })).toThrow(/keyPrefix must be a string without braces/);
     expect(make({ instanceId: '' })).toThrow(/instanceId must be a non-empty string/);
+    expect(make({ random: 0.5 })).toThrow(new TypeError('RedisBreakerSync: random must be a function, got 0.5'));
     expect(make({ quorom: 2 })).toThrow(/unknown option 'quorom' \(did you mean 'quorum'\?\)/);
     expect(make({ subscriber: client })).toThrow(/subscriber must be a connected node-redis client for pub\/sub/);
     expect(make({ subscriber: client, client })).toThrow(TypeError);
@@ -58,6 +59,8 @@ redisSuite('RedisBreakerSync protocol', () => {
     const sent: string[] = [];
     const counting = Object.assign(Object.create(client) as typeof client, {
       sendCommand: (args: string[]) => (sent.push(args[0]!), client.sendCommand(args)),
+      evalSha: (sha: string, options: { keys: string[]; arguments: string[] }) => (sent.push('EVALSHA'), client.evalSha(sha, options)),
+      eval: (script: string, options: { keys: string[]; arguments: string[] }) => (sent.push('EVAL'), client.eval(script, options)),
     });
     const sync = new RedisBreakerSync({ client: counting, subscriber });
     const breaker = new CircuitBreaker(name, { ...FAST, slidingWindowSize: 10, minimumNumberOfCalls: 10 });

@@ -71,7 +71,7 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
       },
     }, this.#options.commandTimeout);
     const { quorum, quorumWindow } = this.#options;
-    this.#ctx = { instanceId: this.instanceId, quorum, quorumWindow, store: this.#store, events: this.#events };
+    this.#ctx = { instanceId: this.instanceId, quorum, quorumWindow, store: this.#store, events: this.#events, random: this.#options.random, warn };
   }
 
   /** Subscribes to one event type (an unknown one is a `TypeError`), or to all with `'*'`; returns the unsubscribe function. */
@@ -101,7 +101,9 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
         target.on('removed', (e) => this.#background(this.#detachBreaker(e.instance))),
         target.on('replaced', (e) => this.#background(this.#detachBreaker(e.old).then(() => this.#attachBreaker(e.instance)))),
       ];
-      this.#registries.set(target, () => offs.forEach((off) => off()));
+      this.#registries.set(target, () => {
+        for (const off of offs) off();
+      });
       await Promise.all(target.all().map((b) => this.#attachBreaker(b)));
       return;
     }
@@ -111,7 +113,7 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
 
   /** A registry's change, followed in the background: a failure (a second breaker of one name) is a warning, never an unhandled rejection. */
   #background(work: Promise<void>): void {
-    work.catch((error: unknown) => process.emitWarning(`${describeThrown(error)}`, { type: 'BreakwaterRedisWarning' }));
+    work.catch(warn);
   }
 
   async #attachBreaker(breaker: CircuitBreaker): Promise<void> {
@@ -189,6 +191,11 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     await Promise.all([...this.#attached.values()].map((a) => this.#detachBreaker(a.member.breaker)));
     this.#store.close();
   }
+}
+
+/** An error that is a bug, not Redis's: a process warning (never an unhandled rejection); the sync goes on. */
+function warn(error: unknown): void {
+  process.emitWarning(`${describeThrown(error)}`, { type: 'BreakwaterRedisWarning' });
 }
 
 /** Twice the breaker's longest half-open time, or twice its first wait in OPEN when half-open has no limit (at most 2³¹−1 ms). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_ATTEMPT, MAX_MS } from './bounds.js';
 import type { BreakerKeys } from './keys.js';
+import { decodeAbandon, decodeDecide, decodeOpened, decodeOverride, decodeRead, decodeRenew, decodeTryLease } from './replies.js';
 
 // The Lua scripts of the fleet protocol. Each runs atomically on Redis, reads time from Redis
 // `TIME` (the one clock of the fleet: instances' own clocks never meet), and publishes the change
@@ -64,18 +65,20 @@ local function left(key, cap)
 end
 `;
 
-/** A script and its SHA-1 (what EVALSHA takes). */
-export interface Script {
+/** A script, its SHA-1 (what EVALSHA takes), its keys and the decoder of its reply (replies.ts). */
+export interface Script<R> {
   readonly name: string;
   readonly source: string;
   readonly sha: string;
   /** KEYS, from the keys of one breaker name. */
   readonly keys: (k: BreakerKeys) => string[];
+  /** The reply as the script means it; throws (a store error) for a reply the script never gives. */
+  readonly decode: (raw: unknown) => R;
 }
 
-function script(name: string, keys: (k: BreakerKeys) => string[], body: string): Script {
+function script<R>(name: string, keys: (k: BreakerKeys) => string[], decode: (raw: unknown) => R, body: string): Script<R> {
   const source = PRELUDE + body;
-  return { name, source, sha: createHash('sha1').update(source).digest('hex'), keys };
+  return { name, source, sha: createHash('sha1').update(source).digest('hex'), keys, decode };
 }
 
 /**
@@ -87,7 +90,7 @@ function script(name: string, keys: (k: BreakerKeys) => string[], body: string):
  * fleet opened now, 2 the fleet was already open, 3 an operator override holds the fleet (nothing
  * recorded).
  */
-export const OPENED = script('opened', (k) => [k.state, k.opened], `
+export const OPENED = script('opened', (k) => [k.state, k.opened], decodeOpened, `
 local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
 if ov ~= '' then return {3, 0, 0, ver, bad, 1, '', ''} end
@@ -120,7 +123,7 @@ return {0, count, 0, ver, bad, 1, '', ''}
  * instance's own lease, is cut to that), 5 the state changed since the instance's `ver` (read it);
  * `attempt` is the fleet's opening attempt (what a failed trial's next wait follows).
  */
-export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], `
+export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], decodeTryLease, `
 local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
 if ver ~= tonumber(ARGV[4]) then return {5, 0, ver, 1, bad, ''} end
@@ -150,7 +153,7 @@ return {4, ttl, ver, attempt, bad, badUntil}
  * frees the lease; either is published.
  * Returns {status, remaining ms, ver}: 0 the lease was lost (nothing changed), 1 published.
  */
-export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], `
+export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], decodeDecide, `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('DEL', KEYS[3])
 local ver = bumpver(KEYS[1], readver(KEYS[1]))
@@ -171,14 +174,14 @@ return {1, wait, ver}
  * The holder's trial call is still running: it keeps the lease another lease (compare and
  * PEXPIRE). ARGV: instanceId, lease ms. Returns {1} if it still held it, {0} if it was lost.
  */
-export const RENEW = script('renew', (k) => [k.lease], `
+export const RENEW = script('renew', (k) => [k.lease], decodeRenew, `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
 redis.call('PEXPIRE', KEYS[1], ms(ARGV[2]))
 return {1}
 `);
 
 /** A holder gives its lease back without a decision (compare and delete). ARGV: instanceId. Returns 1 if it held it. */
-export const ABANDON = script('abandon', (k) => [k.lease], `
+export const ABANDON = script('abandon', (k) => [k.lease], decodeAbandon, `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `);
@@ -189,7 +192,7 @@ return 0
  * until as stored, until not believed}. The instance checks `remaining` against its own wait at
  * `attempt` (a script cannot run the wait function).
  */
-export const READ = script('read', (k) => [k.state], `
+export const READ = script('read', (k) => [k.state], decodeRead, `
 local ver = readver(KEYS[1])
 local ov, bad = override(KEYS[1])
 local remaining, badUntil, raw = left(KEYS[1], MAXMS)
@@ -201,7 +204,7 @@ return {ov, remaining or -1, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'at
  * clears the fleet's opening (state, openings, lease): an override replaces it, a release starts
  * the fleet afresh. Returns ver.
  */
-export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], `
+export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], decodeOverride, `
 if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'override') else redis.call('HSET', KEYS[1], 'override', ARGV[1]) end
 redis.call('HDEL', KEYS[1], 'until', 'attempt')
 redis.call('DEL', KEYS[2], KEYS[3])

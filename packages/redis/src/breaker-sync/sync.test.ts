@@ -86,6 +86,20 @@ redisSuite('RedisBreakerSync in one process', () => {
     expect(again.remainingMs).toBeLessThanOrEqual(600);
   });
 
+  it('a held breaker draws its jitter from the random option: the lease is tried at the wait plus random() × 20 ms', async () => {
+    const name = uniqueName('jitter');
+    const draws: number[] = [];
+    const a = await make();
+    const b = await make({ random: () => (draws.push(0.5), 0.5) });
+    const [ba, bb] = [new CircuitBreaker(name, FAST), new CircuitBreaker(name, FAST)];
+    await a.sync.attach(ba);
+    await b.sync.attach(bb);
+    const held = reaches(bb, 'OPEN');
+    await fail(ba);
+    expect(await held).toBe('fleet');
+    expect(draws).toEqual([0.5]); // one draw per hold, from the option (not Math.random)
+  });
+
   it('forceOpen, disable and release reach every attached instance, by name, with cause fleet', async () => {
     const name = uniqueName('override');
     const [a, b, operator] = await Promise.all([make(), make(), make()]);

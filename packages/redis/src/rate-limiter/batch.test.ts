@@ -6,7 +6,7 @@ import { MAX_BATCH } from './batch.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import type { ScriptClient } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // Batching: the calls of one limiter in one tick go to Redis as one EVALSHA, run in order as if

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { keySlot, rateLimiterKey } from '../keys.js';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import type { ScriptClient } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 import { uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // RedisRateLimiter on a real Redis Cluster (three masters started by the test, no replicas),

@@ -3,7 +3,7 @@ import type { createClient, createCluster } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { REDIS_RATE_LIMITER_OPTIONS, resolveRedisRateLimiterConfig, type RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import type { ScriptClient } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 
 const client = { isReady: true, evalSha: () => Promise.resolve([]), eval: () => Promise.resolve([]) };
 const make = (config: Record<string, unknown>) => () => new RedisRateLimiter('pg', { client, ...config } as RedisRateLimiterConfig);

@@ -1,5 +1,5 @@
 import { ConfigReader, type Clock, type Duration, type Outcome } from '@breakwater/core';
-import type { ScriptClient } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 
 /**
  * What a RedisRateLimiter does when Redis does not answer within `commandTimeout` (down, failing

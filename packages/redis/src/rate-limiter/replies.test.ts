@@ -5,7 +5,7 @@ import type { OnStoreError } from './config.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { checkReply } from './reply.js';
-import type { ScriptClient } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // Every reply is validated: only what the script can answer is read as an answer; anything else

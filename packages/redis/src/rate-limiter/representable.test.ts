@@ -4,7 +4,8 @@ import { redisSuite, type RedisServer } from '@breakwater/test-support/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RedisRateLimiterConfig } from './config.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { MAX_WAIT_MS, type ScriptClient } from './script.js';
+import { MAX_WAIT_MS } from './script.js';
+import type { ScriptClient } from '../script-runner.js';
 import { startWithClient, stopWithClient, type TestClient, uniqueName, until } from '../../test/rate-limiter/test-redis.js';
 
 // A permit count whose wait the store cannot represent (the script's waits are integers of µs and

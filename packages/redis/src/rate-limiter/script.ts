@@ -195,24 +195,3 @@ return out
  * ```
  */
 export const RATE_LIMITER_SCRIPT_SHA = createHash('sha1').update(RATE_LIMITER_SCRIPT).digest('hex');
-
-/**
- * The part of a node-redis client (or cluster) a RedisRateLimiter uses: `createClient()` from
- * `redis` 6 satisfies it once connected.
- *
- * @example
- * ```ts
- * const client: ScriptClient = await createClient({ url: process.env.REDIS_URL }).on('error', log.warn).connect();
- * ```
- */
-export interface ScriptClient {
-  /** Whether the connection is up (node-redis `isReady`). */
-  readonly isReady: boolean;
-  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-}
-
-/** Whether Redis answered `NOSCRIPT` (its script cache does not hold the script: restarted, failed over, flushed). */
-export function isNoScript(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('NOSCRIPT');
-}

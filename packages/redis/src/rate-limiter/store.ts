@@ -1,6 +1,9 @@
-import { systemClock, type Clock } from '@breakwater/core';
-import { Deadlines, type InFlight } from './deadlines.js';
-import { isNoScript, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA, type ScriptClient } from './script.js';
+import type { Clock } from '@breakwater/core';
+import { ScriptRunner, type LuaScript, type ScriptClient } from '../script-runner.js';
+import { RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA } from './script.js';
+
+/** The limiter's one script, as the runner sends it. */
+const SCRIPT: LuaScript = { source: RATE_LIMITER_SCRIPT, sha: RATE_LIMITER_SCRIPT_SHA };
 
 /** What checks a round trip's reply (its batch: see `checkReply`): the reply as numbers, or a throw (a store error). */
 export interface ReplyCheck {
@@ -31,47 +34,38 @@ export class ClientNotReadyError extends Error {
 
 /**
  * The limiter's one key on Redis, and whether Redis answers. Every round trip ends within
- * `commandTimeout` of real time ({@link Deadlines}), so a dead or hung Redis is an error within
+ * `commandTimeout` of real time (its {@link ScriptRunner}), so a dead or hung Redis is an error within
  * it, never a hang; a client that is not connected is an error at once (node-redis would queue the command
  * until it reconnects). While Redis is down ("an outage") only one call at a time probes it, and
  * only once the client says it is connected again; the others go to the fallback at once.
  */
 export class Store {
-  readonly #client: ScriptClient;
+  readonly #runner: ScriptRunner;
   readonly #keys: string[];
-  readonly #deadlines: Deadlines;
-  readonly #clock: Clock;
-  readonly #listener: StoreListener;
-  /** When the outage began (clock time), or undefined while Redis answers. */
-  #downSince: number | undefined = undefined;
-  /** The error that began the outage. */
-  #lastError: unknown = undefined;
   /** Whether a probe is in flight during an outage. */
   #probing = false;
   /** During an outage: when (the round trips' clock) a call next gives the event loop a turn ({@link retryDue}). */
   #nextRetryAt = 0;
 
   constructor(client: ScriptClient, key: string, commandTimeout: number, clock: Clock, listener: StoreListener) {
-    this.#client = client;
     this.#keys = [key];
-    this.#deadlines = new Deadlines(commandTimeout, systemClock); // I/O takes real time, whatever clock the cycles count on
-    this.#clock = clock;
-    this.#listener = listener;
+    // Round trips take real time (the runner's deadlines); outages are measured on the limiter's clock.
+    this.#runner = new ScriptRunner(client, commandTimeout, listener, clock);
   }
 
   /** The time a round trip begins at, as {@link send} takes it (the round trips' clock: real time for a real Redis). */
   roundTripStart(): number {
-    return this.#deadlines.now();
+    return this.#runner.now();
   }
 
   /** Whether an outage is going on. */
   get down(): boolean {
-    return this.#downSince !== undefined;
+    return this.#runner.down;
   }
 
   /** The error that began the current (or last) outage. */
   get lastError(): unknown {
-    return this.#lastError;
+    return this.#runner.lastError;
   }
 
   /**
@@ -81,13 +75,14 @@ export class Store {
    * outage a round trip that may begin is the probe.
    */
   open(quiet: boolean): boolean {
-    if (this.#downSince !== undefined) {
-      if (quiet || this.#probing || this.#client.isReady === false) return false;
+    const ready = this.#runner.client.isReady !== false;
+    if (this.#runner.down) {
+      if (quiet || this.#probing || !ready) return false;
       this.#probing = true;
       return true;
     }
-    if (this.#client.isReady !== false) return true;
-    if (!quiet) this.#failed(new ClientNotReadyError());
+    if (ready) return true;
+    if (!quiet) this.#runner.failed(new ClientNotReadyError());
     return false;
   }
 
@@ -99,8 +94,8 @@ export class Store {
    * events) run; this lets it run from the call path, on time.
    */
   retryDue(): boolean {
-    if (this.#downSince === undefined || this.#probing) return false;
-    const now = this.#deadlines.now();
+    if (!this.#runner.down || this.#probing) return false;
+    const now = this.#runner.now();
     if (now < this.#nextRetryAt) return false;
     this.#nextRetryAt = now + RETRY_INTERVAL_MS;
     return true;
@@ -110,36 +105,22 @@ export class Store {
    * Runs the script with `argv` (a batch of operations) in a round trip {@link open}ed at
    * `startedAt` ({@link roundTripStart}); calls `resolve` once, with its reply (as `batch` checked
    * it), or with `undefined` when Redis did not answer within `commandTimeout` of `startedAt`,
-   * answered an error or a reply the script never gives (the outage has been reported). `EVALSHA`, and `EVAL` on `NOSCRIPT`, which loads the script again.
-   * No promise of its own: an answer reaches the callers in as few hops as it can.
+   * answered an error or a reply the script never gives (the outage has been reported). The
+   * {@link ScriptRunner} sends it (`EVALSHA`, and `EVAL` on `NOSCRIPT`). No promise of its own: an
+   * answer reaches the callers in as few hops as it can.
    */
   send(argv: string[], batch: ReplyCheck, startedAt: number, resolve: (reply: number[] | undefined) => void): void {
-    // No named closures here: a function expression bound to a name costs a defineProperty per
-    // call when the source runs through esbuild's keepNames (tsx, vitest).
-    const probe = this.#downSince !== undefined;
-    const client = this.#client;
-    const options = { keys: this.#keys, arguments: argv };
-    const entry = this.#deadlines.start((error) => this.#fail(probe, resolve, error), startedAt);
-    let sent: Promise<unknown>;
-    try {
-      sent = client.evalSha(RATE_LIMITER_SCRIPT_SHA, options);
-    } catch (error) {
-      return this.#refused(entry, probe, resolve, error);
-    }
-    sent.then(
-      (raw) => this.#answered(entry, probe, batch, resolve, raw),
-      (error: unknown) => {
-        if (!isNoScript(error) || !entry.linked) return this.#refused(entry, probe, resolve, error);
-        client.eval(RATE_LIMITER_SCRIPT, options).then(
-          (raw) => this.#answered(entry, probe, batch, resolve, raw),
-          (error2: unknown) => this.#refused(entry, probe, resolve, error2),
-        );
-      },
+    const probe = this.#runner.down;
+    this.#runner.send(
+      SCRIPT,
+      { keys: this.#keys, arguments: argv },
+      startedAt,
+      (raw) => this.#answered(probe, batch, resolve, raw),
+      (error) => this.#fail(probe, resolve, error),
     );
   }
 
-  #answered(entry: InFlight, probe: boolean, batch: ReplyCheck, resolve: (reply: number[] | undefined) => void, raw: unknown): void {
-    if (!this.#deadlines.end(entry)) return;
+  #answered(probe: boolean, batch: ReplyCheck, resolve: (reply: number[] | undefined) => void, raw: unknown): void {
     let reply: number[];
     try {
       reply = batch.check(raw);
@@ -147,30 +128,13 @@ export class Store {
       return this.#fail(probe, resolve, error);
     }
     if (probe) this.#probing = false;
-    if (this.#downSince !== undefined) this.#recovered();
+    this.#runner.recovered();
     resolve(reply);
-  }
-
-  #refused(entry: InFlight, probe: boolean, resolve: (reply: number[] | undefined) => void, error: unknown): void {
-    if (this.#deadlines.end(entry)) this.#fail(probe, resolve, error);
   }
 
   #fail(probe: boolean, resolve: (reply: number[] | undefined) => void, error: unknown): void {
     if (probe) this.#probing = false;
-    this.#failed(error);
+    this.#runner.failed(error);
     resolve(undefined);
-  }
-
-  #failed(error: unknown): void {
-    if (this.#downSince !== undefined) return;
-    this.#downSince = this.#clock.now();
-    this.#lastError = error;
-    this.#listener.down(error);
-  }
-
-  #recovered(): void {
-    const downtime = this.#clock.now() - (this.#downSince ?? 0);
-    this.#downSince = undefined;
-    this.#listener.up(downtime);
   }
 }
