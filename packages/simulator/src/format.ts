@@ -1,16 +1,25 @@
-/** A time in ms as people read it: `850 ms`, `1.75 s`, `2 min 5 s`, `1 h 2 min`. */
+/**
+ * A duration in ms as people read it, the one format of the table, the HTML report and the CLI's
+ * progress: `850 ms`, `1.75 s`, `2 min 5 s`, `2 min`, `1 h 2 min` (rounded to the last unit shown;
+ * no zero padding); `—` for none.
+ *
+ * @example
+ * ```ts
+ * formatMs(125_000); // '2 min 5 s'
+ * ```
+ */
 export function formatMs(ms: number | null): string {
-  if (ms === null) return '—';
+  if (ms === null || !Number.isFinite(ms)) return '—';
   if (ms === 0) return '0 s';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(2)} s`;
-  if (ms < 3_600_000) {
-    const m = Math.floor(ms / 60_000);
-    const s = Math.round((ms % 60_000) / 1000);
+  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
+  if (Math.abs(ms) < 60_000) return `${+(ms / 1000).toFixed(2)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) {
+    const [m, s] = [Math.floor(seconds / 60), seconds % 60];
     return s === 0 ? `${m} min` : `${m} min ${s} s`;
   }
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.round((ms % 3_600_000) / 60_000);
+  const minutes = Math.round(ms / 60_000);
+  const [h, m] = [Math.floor(minutes / 60), minutes % 60];
   return m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 

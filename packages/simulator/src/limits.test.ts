@@ -66,7 +66,7 @@ traffic: { phases: [ { duration: 1s, rate: 10, arrivals: constant, latency: 1e10
     expect(c.totals).toMatchObject({ requests: 10, succeeded: 10, unfinished: 0 });
     // The last point's width is said on the page, not hidden.
     const html = renderHtml(report);
-    expect(html).toContain('<p class="note" id="folded">The last point also holds what happened up to 2777:46:40.9 (2777 h 46 min)');
+    expect(html).toContain('<p class="note" id="folded">The last point also holds what happened up to 2777:46:40.9 (2777 h 47 min)');
   });
 
   it('a run that ends inside the series keeps its usual buckets (the last one is not widened)', () => {

@@ -6,7 +6,8 @@ import type { SimulationReport } from '../report.js';
 import type { ChartData } from './chart-data.js';
 import { CHART_SCRIPT } from './chart-script.js';
 import { escapeHtml as e, inlineScript, inlineStyle, jsonForScript } from './escape.js';
-import { configurationsHtml, formatClock, formatMs, rankingHtml, summaryHtml } from './tables.js';
+import { formatMs } from '../format.js';
+import { configurationsHtml, formatClock, rankingHtml, summaryHtml } from './tables.js';
 import type { UplotAssets } from './uplot-assets.js';
 
 /** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only. */

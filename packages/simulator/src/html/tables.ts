@@ -2,28 +2,11 @@
 // the ranking, the totals of every configuration, and per configuration its settings, its counts
 // per phase and its state changes with their cause. Every user-given string goes through escapeHtml.
 import { meanCounts } from '../counts.js';
+import { formatMs } from '../format.js';
 import { RANKING_CRITERIA, standingsOf, type Spread, type Standing } from '../ranking.js';
 import type { ConfigurationResult, Counts, SimulationReport } from '../report.js';
 import { configurationColors } from './chart-data.js';
 import { escapeHtml as e } from './escape.js';
-
-/**
- * A simulated duration or instant for people: `850 ms`, `12.5 s`, `2 min 05 s`, `1 h 02 min`.
- *
- * @example
- * ```ts
- * formatMs(125_000); // '2 min 05 s'
- * ```
- */
-export function formatMs(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '—';
-  if (Math.abs(ms) < 1000) return `${trim(ms, 0)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${trim(s, 1)} s`;
-  const whole = Math.round(s);
-  const [h, m, r] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
-  return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : `${m} min ${String(r).padStart(2, '0')} s`;
-}
 
 /**
  * A simulated instant as a clock reading from the start: `1:31.7`, `1:02:05.0`.
