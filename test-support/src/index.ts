@@ -94,8 +94,9 @@ export function twoFaced<T>(value: T, error: unknown = new Error('rejected too')
 }
 
 /**
- * The names a package's `src/index.ts` exports whose declaration in `src/` has no TSDoc with an
- * `@example` (house rule: every public export has one). `srcDir` is the package's `src/` folder.
+ * The names a package's `src/index.ts` (or another `entry` file of `src/`, e.g. `internal.ts`)
+ * exports whose declaration in `src/` has no TSDoc with an `@example` (house rule: every public
+ * export has one). `srcDir` is the package's `src/` folder.
  *
  * @example
  * ```ts
@@ -103,14 +104,14 @@ export function twoFaced<T>(value: T, error: unknown = new Error('rejected too')
  * expect(undocumented).toEqual([]);
  * ```
  */
-export function exportsWithoutExample(srcDir: URL): { names: string[]; undocumented: string[] } {
+export function exportsWithoutExample(srcDir: URL, entry = 'index.ts'): { names: string[]; undocumented: string[] } {
   const documented = new Map<string, boolean>();
-  const sources = readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts');
+  const sources = readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== entry);
   const declaration = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum) (\w+)/gm;
   for (const file of sources) {
     for (const m of readFileSync(new URL(file, srcDir), 'utf8').matchAll(declaration)) documented.set(m[2]!, (m[1] ?? '').includes('@example'));
   }
-  const index = readFileSync(new URL('index.ts', srcDir), 'utf8');
+  const index = readFileSync(new URL(entry, srcDir), 'utf8');
   const names = [...index.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}/g)].flatMap((m) =>
     m[1]!
       .split(',')

@@ -53,6 +53,21 @@ const checks = {
     assert.ok(new TimeoutError('t', 5) instanceof BreakwaterError);
   },
 
+  // @breakwater/core/internal: the call protocol; the caller's abort rejects the call at once, and
+  // the main entry's onAbort hears the same signal.
+  enterCall: async ({ enterCall, invoke, raceAbort, onAbort }) => {
+    const controller = new AbortController();
+    const ctx = enterCall({ signal: controller.signal });
+    assert.equal(ctx.signal, controller.signal);
+    const call = raceAbort(invoke(() => new Promise(() => {}), ctx), ctx.signal);
+    let heard = false;
+    onAbort(controller.signal, () => (heard = true));
+    controller.abort(new Error('left'));
+    await assert.rejects(call, /left/);
+    assert.equal(heard, true);
+    assert.ok((await enterCall({ signal: controller.signal }).catch((e) => e)).message === 'left');
+  },
+
   // A retried call: two failures, then success, waiting 100 ms then 200 ms on the clock.
   Retry: async ({ Retry, IntervalFunction, VirtualClock }) => {
     const clock = new VirtualClock();

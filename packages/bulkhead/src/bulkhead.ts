@@ -1,10 +1,6 @@
 import {
-  BulkheadFullError,
-  enterCall,
+  type BulkheadFullError,
   EventPublisher,
-  follow,
-  raceAbort,
-  ROOT_CONTEXT,
   type AnyEventOf,
   type CallContext,
   type EventOf,
@@ -12,6 +8,12 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
+import {
+  enterCall,
+  follow,
+  raceAbort,
+  ROOT_CONTEXT,
+} from '@breakwater/core/internal';
 import {
   resolveBulkheadConfig,
   resolveBulkheadConfigChange,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { ConfigReader, describeValue, isPlainObject, type Clock, type Duration } from '@breakwater/core';
+import { ConfigReader, type Clock, type Duration } from '@breakwater/core';
+import { describeValue, isPlainObject } from '@breakwater/core/internal';
 
 /**
  * Options of a semaphore {@link Bulkhead}.

@@ -1,4 +1,5 @@
-import { BulkheadFullError, withoutStack } from '@breakwater/core';
+import { BulkheadFullError } from '@breakwater/core';
+import { withoutStack } from '@breakwater/core/internal';
 
 /**
  * Events of a {@link Bulkhead} and of a pool bulkhead (each carries `type`, `name` and `at`).

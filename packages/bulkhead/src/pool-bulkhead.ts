@@ -1,4 +1,5 @@
-import { enterCall, NEVER_ABORTED, ROOT_CONTEXT, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import type { CallContext, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import { enterCall, NEVER_ABORTED, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { resolvePoolBulkheadConfig, type PoolBulkheadConfig } from './config.js';
 import { PoolCore } from './pool-core.js';
 import { WorkerPoolBulkhead, type WorkerPoolBulkheadConfig } from './worker-pool-bulkhead.js';

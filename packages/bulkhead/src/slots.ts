@@ -1,4 +1,5 @@
-import { WaitQueue, type Clock } from '@breakwater/core';
+import type { Clock } from '@breakwater/core';
+import { WaitQueue } from '@breakwater/core/internal';
 
 /** What {@link Slots} needs from its bulkhead. */
 export interface SlotsOptions {

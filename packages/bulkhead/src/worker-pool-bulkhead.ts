@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ResourceLimits, Transferable } from 'node:worker_threads';
-import { BulkheadFullError, ConfigReader, enterCall, NEVER_ABORTED, onAbort } from '@breakwater/core';
+import { BulkheadFullError, ConfigReader, onAbort } from '@breakwater/core';
+import { enterCall, NEVER_ABORTED } from '@breakwater/core/internal';
 import type { Piscina } from 'piscina';
 import { POOL_KEYS, readPoolOptions, type PoolBulkheadConfig, type ResolvedPoolConfig } from './config.js';
 import { PoolCore } from './pool-core.js';

@@ -1,4 +1,5 @@
-import { describeValue, parseDuration, type Duration } from '@breakwater/core';
+import { parseDuration, type Duration } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 
 // The checks of the arguments of the breaker's manual methods (a bad one throws, naming the
 // breaker, the method and the value given: a `RangeError` for a number out of range, else a

@@ -1,4 +1,4 @@
-import { callbackThrew } from '@breakwater/core';
+import { callbackThrew } from '@breakwater/core/internal';
 import type { CallObserver } from './events.js';
 
 // The observers of `observeCalls`. The recording path (recording.ts) checks one field of the

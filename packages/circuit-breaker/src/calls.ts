@@ -1,5 +1,11 @@
 import {
   CallNotPermittedError,
+  type CallContext,
+  type Clock,
+  type ExecuteOptions,
+  type PolicyFn,
+} from '@breakwater/core';
+import {
   describeValue,
   enterCall,
   invoke,
@@ -7,11 +13,7 @@ import {
   raceAbort,
   ROOT_CONTEXT,
   withoutStack,
-  type CallContext,
-  type Clock,
-  type ExecuteOptions,
-  type PolicyFn,
-} from '@breakwater/core';
+} from '@breakwater/core/internal';
 import { ignore, recordError, recordValue } from './recording.js';
 import { releasePermit, type Permit } from './permits.js';
 import type { CircuitStateMachine } from './state-machine.js';

@@ -1,4 +1,4 @@
-import { describeValue, isPlainObject } from '@breakwater/core';
+import { describeValue, isPlainObject } from '@breakwater/core/internal';
 import type { CircuitBreakerSnapshot, MetricsSnapshot, TimeBucketSnapshot, WindowSnapshot } from './snapshot.js';
 import { STATES, type CircuitBreakerStateName } from './states.js';
 

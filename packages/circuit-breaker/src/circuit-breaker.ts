@@ -1,5 +1,4 @@
 import {
-  describeValue,
   EventPublisher,
   type AnyEventOf,
   type CallContext,
@@ -12,6 +11,7 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
 import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';
 import { BreakerCalls } from './calls.js';

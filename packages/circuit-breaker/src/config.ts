@@ -1,14 +1,12 @@
 import {
-  callbackThrew,
   ConfigReader,
-  describeValue,
   errorMatcher,
-  warnOnce,
   type Clock,
   type Duration,
   type ErrorClass,
   type ErrorPredicate,
 } from '@breakwater/core';
+import { callbackThrew, describeValue, warnOnce } from '@breakwater/core/internal';
 import type { WindowSettings } from './metrics.js';
 import { STATES, type CircuitBreakerStateName } from './states.js';
 

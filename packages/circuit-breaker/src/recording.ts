@@ -1,4 +1,5 @@
-import { callbackThrew, ResultRecordedAsFailureError, TimeoutError } from '@breakwater/core';
+import { ResultRecordedAsFailureError, TimeoutError } from '@breakwater/core';
+import { callbackThrew } from '@breakwater/core/internal';
 import type { ResolvedCircuitBreakerConfig } from './config.js';
 import { Outcome } from './outcome.js';
 import { consumePermit, releasePermit, type Permit } from './permits.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 import { checkSnapshot } from './check-snapshot.js';
 import type { ResolvedCircuitBreakerConfig } from './config.js';
 import { closedMetrics, FAILURE_EXCEEDED, halfOpenMetrics, judge, SLOW_EXCEEDED, type StateMetrics } from './metrics.js';

@@ -1,4 +1,5 @@
-import { describeValue, wallTime, type Clock } from '@breakwater/core';
+import { wallTime, type Clock } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 import type { StateMetrics } from './metrics.js';
 import type { CircuitStateMachine } from './state-machine.js';
 import type { CircuitBreakerStateName } from './states.js';

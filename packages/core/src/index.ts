@@ -1,7 +1,10 @@
+// The user's surface: time, durations, configuration checks, errors, events, the `Policy` types,
+// abortable waits, predicates and the `Registry`. What Breakwater's own policies are built with
+// (the call protocol, process hold, wait queues, warning helpers) is at `@breakwater/core/internal`.
 export { systemClock, wallTime, type Clock, type TimerHandle } from './clock.js';
 export { VirtualClock } from './virtual-clock.js';
 export { parseDuration, type Duration } from './duration.js';
-export { closest, ConfigReader, describeValue, didYouMean, isPlainObject, type Range } from './config.js';
+export { ConfigReader, type Range } from './config.js';
 export {
   BreakwaterError,
   BulkheadFullError,
@@ -11,29 +14,13 @@ export {
   RequestNotPermittedError,
   ResultRecordedAsFailureError,
   TimeoutError,
-  withoutStack,
 } from './errors.js';
 export { EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from './events.js';
-export {
-  NEVER_ABORTED,
-  ROOT_CONTEXT,
-  toContext,
-  type CallContext,
-  type ExecuteOptions,
-  type Outcome,
-  type Policy,
-  type PolicyFn,
-  type PolicyKind,
-} from './policy.js';
+export { toContext, type CallContext, type ExecuteOptions, type Outcome, type Policy, type PolicyFn, type PolicyKind } from './policy.js';
 export { onAbort, sleep } from './abort.js';
-export { holdProcess, keepsProcessAlive, releaseProcess } from './keep-alive.js';
-export { enterCall, follow, invoke, raceAbort } from './call.js';
-export { isArgsAwareLayer, type ArgsAwareLayer, type InnerLayers } from './layer.js';
-export { callbackThrew, describeThrown, warnOnce } from './warn.js';
+export type { ArgsAwareLayer, InnerLayers } from './layer.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
-export { LinkedQueue, type Linked } from './linked-queue.js';
-export { WaitQueue, type Waiter, type WaitQueueOptions } from './wait-queue.js';
 export {
   health,
   type BulkheadHealth,
@@ -46,24 +33,3 @@ export {
   type PoolBulkheadHealth,
   type RateLimiterHealth,
 } from './health.js';
-export {
-  BREAKER_STATES,
-  CALL_KINDS,
-  isObservedComponent,
-  isObservedRegistry,
-  labelValue,
-  stateLabel,
-  type ObservedBreakerState,
-  type ObservedBulkhead,
-  type ObservedCallKind,
-  type ObservedCircuitBreaker,
-  type ObservedComponent,
-  type ObservedPoolBulkhead,
-  type ObservedRateLimiter,
-  type ObservedRegistry,
-  type ObservedRetry,
-  type ObservedTimeLimiter,
-  type ObservedTransition,
-} from './observed.js';
-export { BreakerObservation, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
-export { OBSERVED_SERIES, type ObservedSample, type ObservedSeries } from './observed-series.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Registry } from './index.js';
 import {
   OBSERVED_SERIES,
   ObservedComponents,
-  Registry,
   isObservedComponent,
   isObservedRegistry,
   type CallRecorder,
@@ -10,7 +10,7 @@ import {
   type ObservedCircuitBreaker,
   type ObservedSample,
   type ObservedTransition,
-} from './index.js';
+} from './internal.js';
 
 // The exporter-neutral reader, on shapes alone (core knows no policy package; the exporters'
 // tests hold it on real components).

@@ -1,4 +1,5 @@
-import { ROOT_CONTEXT, type CallContext } from '@breakwater/core';
+import type { CallContext } from '@breakwater/core';
+import { ROOT_CONTEXT } from '@breakwater/core/internal';
 import { describe, expect, it, vi } from 'vitest';
 import { compose, NO_ARGS, runChain, terminal, type Chain, type LayerStep } from './chain.js';
 

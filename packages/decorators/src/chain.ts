@@ -1,4 +1,5 @@
-import { follow, type CallContext, type InnerLayers, type PolicyFn } from '@breakwater/core';
+import type { CallContext, InnerLayers, PolicyFn } from '@breakwater/core';
+import { follow } from '@breakwater/core/internal';
 
 /**
  * The composed layers from one point inwards, then `fn` (core's `InnerLayers`): runs `fn`

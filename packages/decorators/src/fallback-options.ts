@@ -1,7 +1,8 @@
 // The public types of a Fallback (its handler, `on`, options, events, metrics) and of
 // `withFallback`'s options, and the checks of both.
 import type { ConfigReader, Clock, ErrorClass, ErrorPredicate } from '@breakwater/core';
-import { describeValue, errorMatcher } from '@breakwater/core';
+import { errorMatcher } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 
 /**
  * What a fallback does with an error it handles: returns (or resolves to) the value the caller

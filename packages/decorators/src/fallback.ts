@@ -1,12 +1,7 @@
 import {
-  callbackThrew,
   ConfigReader,
-  enterCall,
   EventPublisher,
-  follow,
-  NEVER_ABORTED,
   onAbort,
-  ROOT_CONTEXT,
   type AnyEventOf,
   type ArgsAwareLayer,
   type CallContext,
@@ -17,6 +12,13 @@ import {
   type Observable,
   type PolicyFn,
 } from '@breakwater/core';
+import {
+  callbackThrew,
+  enterCall,
+  follow,
+  NEVER_ABORTED,
+  ROOT_CONTEXT,
+} from '@breakwater/core/internal';
 import { NO_ARGS, runChain, terminal } from './chain.js';
 import {
   EVENT_TYPES,

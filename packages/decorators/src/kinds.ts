@@ -3,7 +3,8 @@
 // the orders of layers that lose information (`pipeline.warnings`). The rest of the builder knows
 // only the Policy and LayerPolicy protocols of @breakwater/core, so a user's own policy composes
 // the same way. A kind is spelt through `BuiltinKind`: a misspelt one is a type error.
-import { describeValue, type Policy, type PolicyKind } from '@breakwater/core';
+import type { Policy, PolicyKind } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 import { Fallback } from './fallback.js';
 
 /** The kinds of Breakwater's own policies (core's `PolicyKind` without a user's own). */

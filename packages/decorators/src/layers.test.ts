@@ -1,17 +1,19 @@
 // The layer protocols the builder knows (core's Policy and ArgsAwareLayer): a user's own policy
 // that implements ArgsAwareLayer composes like a Fallback and sees the wrapped function's arguments.
+import type {
+  ArgsAwareLayer,
+  CallContext,
+  ExecuteOptions,
+  InnerLayers,
+  Policy,
+  PolicyFn,
+} from '@breakwater/core';
 import {
   enterCall,
   follow,
   invoke,
   isArgsAwareLayer,
-  type ArgsAwareLayer,
-  type CallContext,
-  type ExecuteOptions,
-  type InnerLayers,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
+} from '@breakwater/core/internal';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, Pipeline } from './index.js';
 import { checkKind, layerLabel } from './kinds.js';

@@ -2,7 +2,8 @@
 // runs as a layer through one of two protocols of @breakwater/core: a `LayerPolicy` through its
 // `runLayer` (it sees the wrapped function's arguments: a Fallback, or a user's own), any other
 // `Policy` through `execute`.
-import { follow, invoke, isArgsAwareLayer, NEVER_ABORTED, type Policy } from '@breakwater/core';
+import type { Policy } from '@breakwater/core';
+import { follow, invoke, isArgsAwareLayer, NEVER_ABORTED } from '@breakwater/core/internal';
 import type { LayerStep } from './chain.js';
 import { holdsASlot, layerLabel, type LayerFacts } from './kinds.js';
 

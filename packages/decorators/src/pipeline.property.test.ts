@@ -1,4 +1,5 @@
-import { invoke, toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater/core';
+import { toContext, TimeoutError, type Policy, type PolicyFn } from '@breakwater/core';
+import { invoke } from '@breakwater/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline, type PipelineWarningCode } from './index.js';

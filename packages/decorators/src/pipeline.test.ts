@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
-import { ROOT_CONTEXT, TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
+import { TimeoutError, toContext, VirtualClock, type CallContext, type Policy, type PolicyFn } from '@breakwater/core';
+import { ROOT_CONTEXT } from '@breakwater/core/internal';
 import { twoFaced } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';

@@ -1,14 +1,16 @@
 import {
-  describeValue,
-  enterCall,
-  follow,
-  raceAbort,
   toContext,
   type CallContext,
   type ExecuteOptions,
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
+import {
+  describeValue,
+  enterCall,
+  follow,
+  raceAbort,
+} from '@breakwater/core/internal';
 import { compose, NO_ARGS, runChain, terminal, type Chain } from './chain.js';
 import { checkWithFallbackOptions, type WithFallbackOptions } from './fallback-options.js';
 import { Fallback, type FallbackHandler } from './fallback.js';

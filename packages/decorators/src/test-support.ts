@@ -2,7 +2,8 @@
 // contract, so the builder is tested without the real policy packages, and the functions and
 // hostile promises its tests share. Not exported from index.ts. (`deferred`, `track` and `flush`
 // are @breakwater/test-support's.)
-import { invoke, onAbort, raceAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
+import { onAbort, TimeoutError, toContext, type CallContext, type Clock, type Policy, type PolicyFn } from '@breakwater/core';
+import { invoke, raceAbort } from '@breakwater/core/internal';
 
 /** A policy of `kind` that logs `>name` on the way in (with the attempt it got) and `<name` on the way out. */
 export function recorder<K extends string>(kind: K, name: string, log: string[], seen?: CallContext[]): Policy & { readonly kind: K } {

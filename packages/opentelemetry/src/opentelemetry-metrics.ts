@@ -9,7 +9,7 @@ import {
   type ObservedComponent,
   type ObservedSample,
   type ObservedRegistry,
-} from '@breakwater/core';
+} from '@breakwater/core/internal';
 import type { Attributes, BatchObservableResult, Histogram, Meter, Observable } from '@opentelemetry/api';
 
 /**

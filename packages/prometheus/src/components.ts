@@ -1,7 +1,7 @@
 // The components the exporter reads, described by their shape (`kind`, `name`, `metrics`, …).
 // The reader is @breakwater/core's (`observed.ts`), shared with @breakwater/opentelemetry; these
 // are its types under the names this package has always published.
-import type * as core from '@breakwater/core';
+import type * as core from '@breakwater/core/internal';
 
 /**
  * The six states of a breaker, as `breaker.state` names them (lower-cased in the `state` label).

@@ -1,4 +1,4 @@
-import { describeValue, ObservedComponents } from '@breakwater/core';
+import { describeValue, ObservedComponents } from '@breakwater/core/internal';
 import type { Registry, RegistryContentType } from 'prom-client';
 import { CallCells } from './breaker-binding.js';
 import type { ExportedComponent, RegistryLike } from './components.js';

@@ -1,4 +1,5 @@
-import { ConfigReader, describeValue, enterCall, type Clock, type Duration, type ExecuteOptions, type Outcome } from '@breakwater/core';
+import { ConfigReader, type Clock, type Duration, type ExecuteOptions, type Outcome } from '@breakwater/core';
+import { describeValue, enterCall } from '@breakwater/core/internal';
 
 /**
  * What a decorated call ended with, as `drainPermissionsOnResult` sees it.

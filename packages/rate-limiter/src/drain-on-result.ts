@@ -1,4 +1,5 @@
-import { callbackThrew, type Outcome } from '@breakwater/core';
+import type { Outcome } from '@breakwater/core';
+import { callbackThrew } from '@breakwater/core/internal';
 
 /**
  * `drainPermissionsOnResult` around a limiter's calls: after each call the predicate sees its

@@ -1,4 +1,5 @@
-import { LinkedQueue, WaitQueue, type Clock, type Linked, type Outcome } from '@breakwater/core';
+import type { Clock, Outcome } from '@breakwater/core';
+import { LinkedQueue, WaitQueue, type Linked } from '@breakwater/core/internal';
 import type { PermitState } from './permit-state.js';
 import type { RateLimiterState } from './state.js';
 

@@ -1,4 +1,5 @@
-import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, RequestNotPermittedError, withoutStack } from '@breakwater/core';
+import { EventPublisher, RequestNotPermittedError } from '@breakwater/core';
+import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, withoutStack } from '@breakwater/core/internal';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { acquireSignal, checkPermits, resolveRateLimiterChange, resolveRateLimiterConfig, type RateLimiterConfig, type ResolvedRateLimiterConfig } from './config.js';
 import { DrainOnResult } from './drain-on-result.js';

@@ -1,4 +1,5 @@
-import { ConfigReader, describeValue, isPlainObject, systemClock, type Clock, type Duration, type Outcome } from '@breakwater/core';
+import { ConfigReader, systemClock, type Clock, type Duration, type Outcome } from '@breakwater/core';
+import { describeValue, isPlainObject } from '@breakwater/core/internal';
 import { resolveRateLimiterConfig, type RateLimiterConfig } from './config.js';
 import { MAX_SHARED_LIMIT, monotonicNow, SHARED_STATE_BYTES, SharedPermitState } from './shared-state.js';
 import type { PermitState } from './permit-state.js';

@@ -1,4 +1,5 @@
-import { describeValue, parseDuration, type Duration, type Outcome } from '@breakwater/core';
+import { parseDuration, type Duration, type Outcome } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
 
 /**
  * What a retry hands to an interval function besides the attempt number: its random source

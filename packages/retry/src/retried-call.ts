@@ -1,4 +1,5 @@
-import { CallNotPermittedError, invoke, MaxRetriesExceededError, NEVER_ABORTED, raceAbort, sleep, withoutStack, type PolicyFn } from '@breakwater/core';
+import { CallNotPermittedError, MaxRetriesExceededError, sleep, type PolicyFn } from '@breakwater/core';
+import { invoke, NEVER_ABORTED, raceAbort, withoutStack } from '@breakwater/core/internal';
 import type { IntervalState } from './interval-function.js';
 import type { LoopedCall } from './p-retry.js';
 import type { CallRecorder } from './recorder.js';

@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import { CallNotPermittedError, VirtualClock, withoutStack, type CallContext } from '@breakwater/core';
+import { CallNotPermittedError, VirtualClock, type CallContext } from '@breakwater/core';
+import { withoutStack } from '@breakwater/core/internal';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry, type RetryConfig } from './index.js';

@@ -1,4 +1,5 @@
-import { callbackThrew, describeValue, warnOnce, type Outcome } from '@breakwater/core';
+import type { Outcome } from '@breakwater/core';
+import { callbackThrew, describeValue, warnOnce } from '@breakwater/core/internal';
 import type { ResolvedRetryConfig } from './config.js';
 import type { IntervalState } from './interval-function.js';
 

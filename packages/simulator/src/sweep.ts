@@ -1,4 +1,5 @@
-import { closest, VirtualClock } from '@breakwater/core';
+import { VirtualClock } from '@breakwater/core';
+import { closest } from '@breakwater/core/internal';
 import { LAYER_OPTIONS } from './parse-pipelines.js';
 import { buildLayer } from './pipeline.js';
 import type { LayerSpec, PipelineSpec, Scenario } from './scenario.js';

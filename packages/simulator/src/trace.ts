@@ -1,4 +1,5 @@
-import { closest, parseDuration } from '@breakwater/core';
+import { parseDuration } from '@breakwater/core';
+import { closest } from '@breakwater/core/internal';
 import { LIMITS } from './limits.js';
 import type { TraceEntry } from './scenario.js';
 import { ScenarioError } from './yaml-source.js';

@@ -1,4 +1,4 @@
-import { closest } from '@breakwater/core';
+import { closest } from '@breakwater/core/internal';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { LIMITS } from './limits.js';
 

@@ -1,6 +1,6 @@
 // The path of a key as written in the config (`resilience4j.retry.instances.pg.max-attempts`), and
 // the errors that name it: every error of fromConfig starts with the path it is about.
-import { describeValue, isPlainObject } from '@breakwater/core';
+import { describeValue, isPlainObject } from '@breakwater/core/internal';
 
 /** A path with one more key: `a.b`, or `a[b.c]` for a key holding a dot (Spring's bracket notation). */
 export function childPath(path: string, key: string): string {

@@ -2,7 +2,7 @@
 // `${${WHICH}}`), several in one value, `\${` for the text `${`. A name is looked up in `env` (as
 // written, then Spring's environment form: `pg.max-attempts` → `PG_MAX_ATTEMPTS`), then as a
 // property of the same file (a dotted name, relaxed), then its default; else it is an error.
-import { isPlainObject } from '@breakwater/core';
+import { isPlainObject } from '@breakwater/core/internal';
 import { childPath, failAt } from './paths.js';
 import { relaxedName } from './relaxed-binding.js';
 import { splitDottedKey } from './yaml-tree.js';

@@ -1,5 +1,5 @@
 // Spring's relaxed binding of names, and the "did you mean" of an unknown one.
-import { closest as closestByEditDistance } from '@breakwater/core';
+import { closest as closestByEditDistance } from '@breakwater/core/internal';
 
 /**
  * Spring's relaxed binding of property names: `sliding-window-size`, `slidingWindowSize` and

@@ -1,6 +1,6 @@
 // The parsed YAML as Spring reads it: mappings checked to be mappings, dotted keys nested, one
 // spelling per relaxed name.
-import { isPlainObject } from '@breakwater/core';
+import { isPlainObject } from '@breakwater/core/internal';
 import { childPath, describeFound, failAt } from './paths.js';
 import { relaxedName } from './relaxed-binding.js';
 

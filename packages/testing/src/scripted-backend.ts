@@ -1,4 +1,5 @@
-import { NEVER_ABORTED, onAbort, systemClock, type CallContext, type Clock } from '@breakwater/core';
+import { onAbort, systemClock, type CallContext, type Clock } from '@breakwater/core';
+import { NEVER_ABORTED } from '@breakwater/core/internal';
 import { parseScript, type ScriptStep } from './script.js';
 
 /** The error a scripted backend fails with. */

@@ -1,9 +1,5 @@
 import {
-  follow,
-  holdProcess,
-  NEVER_ABORTED,
   onAbort,
-  releaseProcess,
   TimeoutError,
   type CallContext,
   type Clock,
@@ -11,6 +7,12 @@ import {
   type PolicyFn,
   type TimerHandle,
 } from '@breakwater/core';
+import {
+  follow,
+  holdProcess,
+  NEVER_ABORTED,
+  releaseProcess,
+} from '@breakwater/core/internal';
 import type { TimeLimiterEvents } from './events.js';
 
 /** What every call of one limiter shares: its settings, counters and events (one object per limiter). */

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
-import { NEVER_ABORTED, TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { TimeoutError, VirtualClock, type CallContext } from '@breakwater/core';
+import { NEVER_ABORTED } from '@breakwater/core/internal';
 import { deferred, track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeLimiter, TimeLimiterRegistry } from './index.js';

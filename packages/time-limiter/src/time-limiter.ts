@@ -1,5 +1,4 @@
 import {
-  enterCall,
   EventPublisher,
   type AnyEventOf,
   type CallContext,
@@ -10,6 +9,7 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
+import { enterCall } from '@breakwater/core/internal';
 import { resolveTimeLimiterConfig, type ResolvedTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
 import { TIME_LIMITER_EVENT_TYPES, type TimeLimiterEvents, type TimeLimiterMetrics } from './events.js';
 import { LimitedCall, type LimiterHost } from './limited-call.js';

@@ -1,5 +1,6 @@
 import type { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { describeThrown, describeValue, EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from '@breakwater/core';
+import { EventPublisher, type AnyEventOf, type EventOf, type Listener, type Observable } from '@breakwater/core';
+import { describeThrown, describeValue } from '@breakwater/core/internal';
 import { boundMs } from './bounds.js';
 import { resolveSyncOptions, type RedisBreakerSyncOptions, type ResolvedSyncOptions } from './config.js';
 import { SYNC_EVENT_TYPES, type RedisBreakerSyncEvents } from './events.js';

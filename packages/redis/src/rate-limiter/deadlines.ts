@@ -1,4 +1,5 @@
-import { LinkedQueue, systemClock, type Clock, type Linked, type TimerHandle } from '@breakwater/core';
+import { systemClock, type Clock, type TimerHandle } from '@breakwater/core';
+import { LinkedQueue, type Linked } from '@breakwater/core/internal';
 
 /** The error of a round trip that got no answer within `commandTimeout`. */
 export class CommandTimeoutError extends Error {

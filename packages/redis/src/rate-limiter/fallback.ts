@@ -1,4 +1,5 @@
-import { NEVER_ABORTED, type EventPublisher } from '@breakwater/core';
+import type { EventPublisher } from '@breakwater/core';
+import { NEVER_ABORTED } from '@breakwater/core/internal';
 import { RateLimiter } from '@breakwater/rate-limiter';
 import type { OnStoreError, ResolvedRedisRateLimiterConfig } from './config.js';
 import { StoreUnavailableError } from './errors.js';

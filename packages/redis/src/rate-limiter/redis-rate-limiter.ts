@@ -1,4 +1,5 @@
-import { enterCall, EventPublisher, invoke, NEVER_ABORTED, raceAbort, RequestNotPermittedError, ROOT_CONTEXT, withoutStack } from '@breakwater/core';
+import { EventPublisher, RequestNotPermittedError } from '@breakwater/core';
+import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, withoutStack } from '@breakwater/core/internal';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { checkPermits, DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';

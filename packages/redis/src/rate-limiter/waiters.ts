@@ -1,4 +1,5 @@
-import { LinkedQueue, WaitQueue, type Clock, type Linked } from '@breakwater/core';
+import type { Clock } from '@breakwater/core';
+import { LinkedQueue, WaitQueue, type Linked } from '@breakwater/core/internal';
 
 /** Permits a caller reserved on Redis and waits for on its own clock. */
 export interface Reservation extends Linked<Reservation> {
