@@ -5,7 +5,7 @@ export type { RedisRateLimiterEvents, RedisRateLimiterMetrics, StoreMode } from 
 export { StoreUnavailableError } from './rate-limiter/errors.js';
 export { MAX_WAIT_MS, maxPermits, RATE_LIMITER_SCRIPT, RATE_LIMITER_SCRIPT_SHA } from './rate-limiter/script.js';
 export type { ScriptClient } from './script-runner.js';
-export { componentKey, hashTag, hexName, keySlot, rateLimiterKey } from './keys.js';
+export { componentKey, hexName, rateLimiterKey } from './keys.js';
 export { RequestNotPermittedError } from '@breakwater/core';
 export { RedisBreakerSync } from './breaker-sync/redis-breaker-sync.js';
 export type { BreakerSyncClient, BreakerSyncSubscriber, RedisBreakerSyncOptions } from './breaker-sync/config.js';
