@@ -18,50 +18,66 @@ import { decodeAbandon, decodeDecide, decodeOpened, decodeOverride, decodeRead, 
 // not an integer in [0, 2^50] counts as 0 (and is rewritten by the next change); `attempt` is an
 // integer in [1, MAX_ATTEMPT]; an `until` that is no number, or further away than `cap`, counts as
 // passed (and is returned so the instance can report it); a duration from ARGV is in [1, MAX_MS].
-const PRELUDE = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+const PRELUDE = `-- Redis time in ms: the one clock of the fleet.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local MAXMS = ${MAX_MS}
-local function number(v)
-  v = tonumber(v)
-  if v == nil or v ~= v then return nil end
-  return v
+-- A value as a number; nil for what is none (absent, text, NaN).
+local function number(value)
+  value = tonumber(value)
+  if value == nil or value ~= value then return nil end
+  return value
 end
+-- The override in force ('' for none), and a stored value that is no override ('' for none).
 local function override(key)
-  local o = redis.call('HGET', key, 'override')
-  if o == 'FORCED_OPEN' or o == 'DISABLED' then return o, '' end
-  if o then return '', o end
+  local stored = redis.call('HGET', key, 'override')
+  -- One of the two the protocol writes: in force.
+  if stored == 'FORCED_OPEN' or stored == 'DISABLED' then return stored, '' end
+  -- Anything else: no override, returned so that the instance reports it.
+  if stored then return '', stored end
   return '', ''
 end
-local function readver(key)
-  local v = number(redis.call('HGET', key, 'ver'))
-  if v == nil or v < 0 or v > 1125899906842624 then return 0 end
-  return math.floor(v)
+-- The state's version: an integer in [0, 2^50]; anything else counts as 0.
+local function readVersion(key)
+  local version = number(redis.call('HGET', key, 'ver'))
+  if version == nil or version < 0 or version > 1125899906842624 then return 0 end
+  return math.floor(version)
 end
-local function bumpver(key, v)
-  redis.call('HSET', key, 'ver', v + 1)
-  return v + 1
+-- A change of the fleet state: the next version.
+local function bumpVersion(key, version)
+  redis.call('HSET', key, 'ver', version + 1)
+  return version + 1
 end
-local function attemptof(v)
-  v = number(v)
-  if v == nil or v < 1 then return 1 end
-  if v > ${MAX_ATTEMPT} then return ${MAX_ATTEMPT} end
-  return math.floor(v)
+-- An opening attempt: an integer in [1, MAX_ATTEMPT]; what is no number is 1.
+local function attemptOf(value)
+  value = number(value)
+  if value == nil or value < 1 then return 1 end
+  if value > ${MAX_ATTEMPT} then return ${MAX_ATTEMPT} end
+  return math.floor(value)
 end
-local function ms(v)
-  v = number(v)
-  if v == nil or v < 1 then return 1 end
-  if v > MAXMS then return MAXMS end
-  return math.ceil(v)
+-- A duration from ARGV: a whole number of ms in [1, MAXMS].
+local function duration(value)
+  value = number(value)
+  if value == nil or value < 1 then return 1 end
+  if value > MAXMS then return MAXMS end
+  return math.ceil(value)
 end
-local function left(key, cap)
-  local raw = redis.call('HGET', key, 'until')
-  if not raw then return nil, '', '' end
-  local u = number(raw)
-  if u == nil then return 0, raw, raw end
-  local l = u - now
-  if l <= 0 then return 0, '', raw end
-  if l > cap then return 0, raw, raw end
-  return math.ceil(l), '', raw
+-- The time left of the fleet's opening, believed only up to cap ms: nil when the fleet is not
+-- open; else ms left (0: over, or not believed), the stored value not believed ('' if believed),
+-- and the stored value as it is.
+local function timeLeft(key, cap)
+  local stored = redis.call('HGET', key, 'until')
+  -- No deadline: the fleet is not open.
+  if not stored then return nil, '', '' end
+  local untilMs = number(stored)
+  -- Not a number: counts as passed, and is reported.
+  if untilMs == nil then return 0, stored, stored end
+  local remaining = untilMs - now
+  -- Over.
+  if remaining <= 0 then return 0, '', stored end
+  -- Further away than cap: counts as passed, and is reported.
+  if remaining > cap then return 0, stored, stored end
+  return math.ceil(remaining), '', stored
 end
 `;
 
@@ -91,26 +107,31 @@ function script<R>(name: string, keys: (k: BreakerKeys) => string[], decode: (ra
  * recorded).
  */
 export const OPENED = script('opened', (k) => [k.state, k.opened], decodeOpened, `
-local ver = readver(KEYS[1])
-local ov, bad = override(KEYS[1])
-if ov ~= '' then return {3, 0, 0, ver, bad, 1, '', ''} end
-local window = ms(ARGV[2])
+local version = readVersion(KEYS[1])
+local activeOverride, ignoredOverride = override(KEYS[1])
+-- An operator's override holds the fleet: nothing is recorded.
+if activeOverride ~= '' then return {3, 0, 0, version, ignoredOverride, 1, '', ''} end
+-- Record this instance's opening, forget those older than the window, count the rest.
+local window = duration(ARGV[2])
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
 redis.call('PEXPIRE', KEYS[2], window)
 local count = redis.call('ZCARD', KEYS[2])
-local remaining, badUntil, raw = left(KEYS[1], MAXMS)
-if remaining then return {2, count, remaining, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'attempt')), raw, badUntil} end
+local remaining, ignoredUntil, storedUntil = timeLeft(KEYS[1], MAXMS)
+-- The fleet is open already: its time left, as stored (the instance checks it against its own wait).
+if remaining then return {2, count, remaining, version, ignoredOverride, attemptOf(redis.call('HGET', KEYS[1], 'attempt')), storedUntil, ignoredUntil} end
 if count >= tonumber(ARGV[3]) then
-  local wait = ms(ARGV[4])
-  local attempt = attemptof(ARGV[6])
+  -- Quorum: the fleet opens until now + wait, at this instance's opening attempt; told to all.
+  local wait = duration(ARGV[4])
+  local attempt = attemptOf(ARGV[6])
   redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', attempt)
-  ver = bumpver(KEYS[1], ver)
-  redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = count}))
-  return {1, count, wait, ver, bad, attempt, '', ''}
+  version = bumpVersion(KEYS[1], version)
+  redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = version, count = count}))
+  return {1, count, wait, version, ignoredOverride, attempt, '', ''}
 end
-redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = ver}))
-return {0, count, 0, ver, bad, 1, '', ''}
+-- Below quorum: recorded, and told to the others.
+redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = version}))
+return {0, count, 0, version, ignoredOverride, 1, '', ''}
 `);
 
 /**
@@ -124,26 +145,34 @@ return {0, count, 0, ver, bad, 1, '', ''}
  * `attempt` is the fleet's opening attempt (what a failed trial's next wait follows).
  */
 export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], decodeTryLease, `
-local ver = readver(KEYS[1])
-local ov, bad = override(KEYS[1])
-if ver ~= tonumber(ARGV[4]) then return {5, 0, ver, 1, bad, ''} end
-if ov ~= '' then return {3, 0, ver, 1, bad, ''} end
-local remaining, badUntil = left(KEYS[1], ms(ARGV[3]))
-if not remaining then return {0, 0, ver, 1, bad, ''} end
-if remaining > 0 then return {2, remaining, ver, 1, bad, ''} end
-local lease = ms(ARGV[2])
-local attempt = attemptof(redis.call('HGET', KEYS[1], 'attempt'))
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, ver, attempt, bad, badUntil} end
+local version = readVersion(KEYS[1])
+local activeOverride, ignoredOverride = override(KEYS[1])
+-- The state changed since the instance read it: it reads it again.
+if version ~= tonumber(ARGV[4]) then return {5, 0, version, 1, ignoredOverride, ''} end
+-- An operator's override holds the fleet.
+if activeOverride ~= '' then return {3, 0, version, 1, ignoredOverride, ''} end
+local remaining, ignoredUntil = timeLeft(KEYS[1], duration(ARGV[3]))
+-- The fleet is not open (closed meanwhile).
+if not remaining then return {0, 0, version, 1, ignoredOverride, ''} end
+-- The fleet's wait is not over: the time left.
+if remaining > 0 then return {2, remaining, version, 1, ignoredOverride, ''} end
+local lease = duration(ARGV[2])
+local attempt = attemptOf(redis.call('HGET', KEYS[1], 'attempt'))
+-- The lease was free: this instance takes it.
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', lease) then return {1, lease, version, attempt, ignoredOverride, ignoredUntil} end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
+  -- This instance holds it already: another lease from now.
   redis.call('PEXPIRE', KEYS[2], lease)
-  return {1, lease, ver, attempt, bad, badUntil}
+  return {1, lease, version, attempt, ignoredOverride, ignoredUntil}
 end
+-- Another instance holds it: its time to live, cut to this instance's lease when it would never
+-- expire or outlive it.
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl < 0 or ttl > lease then
   redis.call('PEXPIRE', KEYS[2], lease)
   ttl = lease
 end
-return {4, ttl, ver, attempt, bad, badUntil}
+return {4, ttl, version, attempt, ignoredOverride, ignoredUntil}
 `);
 
 /**
@@ -154,20 +183,23 @@ return {4, ttl, ver, attempt, bad, badUntil}
  * Returns {status, remaining ms, ver}: 0 the lease was lost (nothing changed), 1 published.
  */
 export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], decodeDecide, `
+-- The lease is no longer this instance's: nothing changes.
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('DEL', KEYS[3])
-local ver = bumpver(KEYS[1], readver(KEYS[1]))
+local version = bumpVersion(KEYS[1], readVersion(KEYS[1]))
 if ARGV[2] == 'CLOSED' then
+  -- The trial closed: the fleet's opening is cleared (deadline, attempt, openings); told to all.
   redis.call('HDEL', KEYS[1], 'until', 'attempt')
   redis.call('DEL', KEYS[2])
-  redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'closed', from = ARGV[1], ver = ver}))
-  return {1, 0, ver}
+  redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'closed', from = ARGV[1], ver = version}))
+  return {1, 0, version}
 end
-local wait = ms(ARGV[3])
-local attempt = math.min(attemptof(redis.call('HGET', KEYS[1], 'attempt')) + 1, ${MAX_ATTEMPT})
+-- The trial failed: the fleet opens again until now + wait, one attempt further; told to all.
+local wait = duration(ARGV[3])
+local attempt = math.min(attemptOf(redis.call('HGET', KEYS[1], 'attempt')) + 1, ${MAX_ATTEMPT})
 redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', attempt)
-redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = ver, count = 0}))
-return {1, wait, ver}
+redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = version, count = 0}))
+return {1, wait, version}
 `);
 
 /**
@@ -175,13 +207,16 @@ return {1, wait, ver}
  * PEXPIRE). ARGV: instanceId, lease ms. Returns {1} if it still held it, {0} if it was lost.
  */
 export const RENEW = script('renew', (k) => [k.lease], decodeRenew, `
+-- The lease was lost (expired, taken, deleted).
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
-redis.call('PEXPIRE', KEYS[1], ms(ARGV[2]))
+-- Still this instance's: another lease from now.
+redis.call('PEXPIRE', KEYS[1], duration(ARGV[2]))
 return {1}
 `);
 
 /** A holder gives its lease back without a decision (compare and delete). ARGV: instanceId. Returns 1 if it held it. */
 export const ABANDON = script('abandon', (k) => [k.lease], decodeAbandon, `
+-- Only the holder frees the lease.
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `);
@@ -193,10 +228,11 @@ return 0
  * `attempt` (a script cannot run the wait function).
  */
 export const READ = script('read', (k) => [k.state], decodeRead, `
-local ver = readver(KEYS[1])
-local ov, bad = override(KEYS[1])
-local remaining, badUntil, raw = left(KEYS[1], MAXMS)
-return {ov, remaining or -1, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'attempt')), raw, badUntil}
+local version = readVersion(KEYS[1])
+local activeOverride, ignoredOverride = override(KEYS[1])
+local remaining, ignoredUntil, storedUntil = timeLeft(KEYS[1], MAXMS)
+-- Not open: remaining -1.
+return {activeOverride, remaining or -1, version, ignoredOverride, attemptOf(redis.call('HGET', KEYS[1], 'attempt')), storedUntil, ignoredUntil}
 `);
 
 /**
@@ -205,10 +241,17 @@ return {ov, remaining or -1, ver, bad, attemptof(redis.call('HGET', KEYS[1], 'at
  * the fleet afresh. Returns ver.
  */
 export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], decodeOverride, `
-if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'override') else redis.call('HSET', KEYS[1], 'override', ARGV[1]) end
+if ARGV[1] == '' then
+  -- A release: no override.
+  redis.call('HDEL', KEYS[1], 'override')
+else
+  -- FORCED_OPEN or DISABLED, until released.
+  redis.call('HSET', KEYS[1], 'override', ARGV[1])
+end
+-- Either way the fleet's opening is cleared (deadline, attempt, openings, lease); told to all.
 redis.call('HDEL', KEYS[1], 'until', 'attempt')
 redis.call('DEL', KEYS[2], KEYS[3])
-local ver = bumpver(KEYS[1], readver(KEYS[1]))
-redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = ver}))
-return ver
+local version = bumpVersion(KEYS[1], readVersion(KEYS[1]))
+redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = version}))
+return version
 `);

@@ -65,125 +65,149 @@ export function maxPermits(limitForPeriod: number, limitRefreshPeriod: number): 
 export const RATE_LIMITER_SCRIPT = `
 local MAX_WAIT = ${MAX_WAIT_MS}
 local MAX_TTL = ${MAX_TTL_MS}
-local MAX_W = MAX_WAIT * 1000
+local MAX_WAIT_US = MAX_WAIT * 1000
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local timeout = tonumber(ARGV[5])
-local vgen = tonumber(ARGV[7])
-local vuntil = tonumber(ARGV[8])
+-- The caller's view of the key: the generation it last saw (0: none), the last cycle it saw reserved.
+local viewGeneration = tonumber(ARGV[7])
+local viewLastReserved = tonumber(ARGV[8])
 local now
 if ARGV[4] ~= '' then
+  -- A controlled time (tests): the caller's.
   now = tonumber(ARGV[4])
 else
-  local t = redis.call('TIME')
-  now = t[1] * 1000 + t[2] / 1000
+  -- Redis time, in ms with µs: the one clock of every instance.
+  local time = redis.call('TIME')
+  now = time[1] * 1000 + time[2] / 1000
 end
 local cycle = math.floor(now / period)
-local p = limit
-local seq = 0
-local gen = 0
-local untilc = -1
-local same = false
-local write = false
+-- The key's state as this batch changes it: a full cycle unless the key says otherwise.
+local permissions = limit
+local sequence = 0
+local generation = 0
+local lastReserved = -1
+local writtenThisCycle = false
+local changed = false
 local lost = 0
-local v = redis.call('GET', key)
-if v then
-  local sp, c, sr, ss
-  if #v >= 48 then
-    sp, c, sr, ss, gen, untilc = struct.unpack('dddddd', v)
+local stored = redis.call('GET', key)
+if stored then
+  local storedPermissions, storedCycle, storedPeriod, storedSequence
+  if #stored >= 48 then
+    -- Six doubles: this script's.
+    storedPermissions, storedCycle, storedPeriod, storedSequence, generation, lastReserved = struct.unpack('dddddd', stored)
   else
-    sp, c, sr, ss = struct.unpack('dddd', v)
+    -- Four doubles: an older script's key, read as generation 0.
+    storedPermissions, storedCycle, storedPeriod, storedSequence = struct.unpack('dddd', stored)
   end
-  seq = ss
-  if sr == period then
-    p = sp
-    if c ~= cycle then p = math.min(p + (cycle - c) * limit, limit) else same = true end
+  sequence = storedSequence
+  if storedPeriod == period then
+    -- The same period: its permissions, refilled by a limit per cycle gone by, up to the limit.
+    -- (A key stored with another period is started afresh: a full cycle.)
+    permissions = storedPermissions
+    if storedCycle ~= cycle then
+      permissions = math.min(permissions + (cycle - storedCycle) * limit, limit)
+    else
+      writtenThisCycle = true
+    end
   end
 end
--- The caller saw generation vgen of the key holding reservations through cycle vuntil, so by its
--- TTL the key exists through vuntil + 2. Absent, or another generation, before that: it was lost
--- (evicted, deleted, flushed). What it had granted is unknown: this cycle, and every cycle the
--- caller saw reserved, count as taken.
-if vgen ~= 0 and cycle <= vuntil + 2 and (not v or (gen ~= 0 and gen ~= vgen)) then
+-- The caller saw generation viewGeneration of the key holding reservations through cycle
+-- viewLastReserved, so by its TTL the key exists through viewLastReserved + 2. Absent, or another
+-- generation, before that: it was lost (evicted, deleted, flushed). What it had granted is
+-- unknown: this cycle, and every cycle the caller saw reserved, count as taken.
+if viewGeneration ~= 0 and cycle <= viewLastReserved + 2 and (not stored or (generation ~= 0 and generation ~= viewGeneration)) then
   lost = 1
-  p = math.min(p, 0) - math.max(0, vuntil - cycle) * limit
-  same = false
-  write = true
+  permissions = math.min(permissions, 0) - math.max(0, viewLastReserved - cycle) * limit
+  writtenThisCycle = false
+  changed = true
 end
 -- A new key (or one written by an older script) gets the caller's fresh generation, if it is written.
 local created = false
-if not v or gen == 0 then
-  gen = tonumber(ARGV[6])
+if not stored or generation == 0 then
+  generation = tonumber(ARGV[6])
   created = true
 end
--- Sized for one operation (the common batch), so Lua does not grow the table for it.
-local out = { cycle, math.floor(now * 1000 + 0.5), seq, gen, untilc, lost, 0, 0 }
-local n = 6
-local i = 9
-local last = #ARGV
-while i <= last do
-  local op = ARGV[i]
-  local w = 0
-  if op == 'd' then
-    w = p
-    if p > 0 then
-      p = 0
-      seq = seq + 1
+-- The reply: a head of six, then a pair per operation. Sized for one operation (the common
+-- batch), so Lua does not grow the table for it.
+local reply = { cycle, math.floor(now * 1000 + 0.5), sequence, generation, lastReserved, lost, 0, 0 }
+local replyLength = 6
+local arg = 9
+local lastArg = #ARGV
+while arg <= lastArg do
+  local operation = ARGV[arg]
+  local answer = 0
+  if operation == 'd' then
+    -- Drain: answers the permissions there were; takes what is left of this cycle (a deficit stays).
+    answer = permissions
+    if permissions > 0 then
+      permissions = 0
+      sequence = sequence + 1
     end
-    write = true
-    i = i + 1
-  elseif op == 'g' then
-    if seq == tonumber(ARGV[i + 2]) and gen == tonumber(ARGV[i + 4]) and tonumber(ARGV[i + 3]) > now then
-      p = math.min(p + tonumber(ARGV[i + 1]), limit)
+    changed = true
+    arg = arg + 1
+  elseif operation == 'g' then
+    -- Give back: permits, the reservation's sequence number, when its permits are there, the
+    -- key's generation then. Done only if nothing was taken since (same number, same key) and
+    -- its permits are still ahead: answers 1, else 0.
+    if sequence == tonumber(ARGV[arg + 2]) and generation == tonumber(ARGV[arg + 4]) and tonumber(ARGV[arg + 3]) > now then
+      permissions = math.min(permissions + tonumber(ARGV[arg + 1]), limit)
       -- Undone: the number steps back to the one before it, so the reservation before can come back next.
-      seq = seq - 1
-      w = 1
-      write = true
+      sequence = sequence - 1
+      answer = 1
+      changed = true
     end
-    i = i + 5
-  elseif op == 'm' then
-    i = i + 1
+    arg = arg + 5
+  elseif operation == 'm' then
+    -- Look: reserves nothing, writes nothing (the pair says the permissions).
+    arg = arg + 1
   else
-    local permits = tonumber(op)
+    -- Reserve this many permits: the wait is 0 when they are there, else the rest of this cycle
+    -- plus the full cycles the deficit needs. Taken only when the wait is within the timeout (and
+    -- MAX_WAIT); answers the wait in µs rounded up, negative when refused.
+    local permits = tonumber(operation)
     local wait = 0
-    if p < permits then
-      wait = math.floor((permits - p - 1) / limit) * period + ((cycle + 1) * period - now)
+    if permissions < permits then
+      wait = math.floor((permits - permissions - 1) / limit) * period + ((cycle + 1) * period - now)
     end
-    w = math.ceil(wait * 1000)
+    answer = math.ceil(wait * 1000)
     if timeout >= wait and wait <= MAX_WAIT then
-      p = p - permits
-      seq = seq + 1
+      permissions = permissions - permits
+      sequence = sequence + 1
     else
-      w = -math.min(w, MAX_W)
+      answer = -math.min(answer, MAX_WAIT_US)
     end
-    write = true
-    i = i + 1
+    changed = true
+    arg = arg + 1
   end
-  out[n + 1] = w
-  out[n + 2] = p
-  n = n + 2
+  reply[replyLength + 1] = answer
+  reply[replyLength + 2] = permissions
+  replyLength = replyLength + 2
 end
-if write then
-  if same and p >= 0 then
+if changed then
+  if writtenThisCycle and permissions >= 0 then
     -- Written before in this cycle, so its TTL was set in this cycle (at least 3 periods), and
     -- nothing is reserved ahead: the key outlives this cycle, and once the cycle is over a key
     -- with no deficit is a full cycle whether or not it has expired. KEEPTTL costs Redis less.
-    untilc = math.max(untilc, cycle)
-    redis.call('SET', key, struct.pack('dddddd', p, cycle, period, seq, gen, untilc), 'KEEPTTL')
+    lastReserved = math.max(lastReserved, cycle)
+    redis.call('SET', key, struct.pack('dddddd', permissions, cycle, period, sequence, generation, lastReserved), 'KEEPTTL')
   else
-    local ahead = 0
-    if p < 0 then ahead = math.ceil(-p / limit) end
-    untilc = cycle + ahead
+    -- The first write of a cycle, or permits reserved in later cycles: a TTL that outlives every
+    -- cycle reserved by three periods (at least the least TTL).
+    local cyclesAhead = 0
+    if permissions < 0 then cyclesAhead = math.ceil(-permissions / limit) end
+    lastReserved = cycle + cyclesAhead
     -- %d: Lua would write a number of 15 digits or more as '1e+15', which PX refuses.
-    local ttl = string.format('%d', math.min(math.ceil(math.max(tonumber(ARGV[3]), (ahead + 3) * period)), MAX_TTL))
-    redis.call('SET', key, struct.pack('dddddd', p, cycle, period, seq, gen, untilc), 'PX', ttl)
+    local ttl = string.format('%d', math.min(math.ceil(math.max(tonumber(ARGV[3]), (cyclesAhead + 3) * period)), MAX_TTL))
+    redis.call('SET', key, struct.pack('dddddd', permissions, cycle, period, sequence, generation, lastReserved), 'PX', ttl)
   end
 end
-if created and not write then gen = 0 end
-out[4] = gen
-out[5] = untilc
-return out
+-- A key this batch would have created but did not write does not exist: no generation to tell.
+if created and not changed then generation = 0 end
+reply[4] = generation
+reply[5] = lastReserved
+return reply
 `;
 
 /**
