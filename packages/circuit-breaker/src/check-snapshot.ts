@@ -91,7 +91,7 @@ function checkMetrics(c: Checker, value: unknown, state: CircuitBreakerStateName
   const reported = m['reported'];
   if (!Array.isArray(reported)) c.fail('snapshot.metrics.reported', 'an array', reported);
   if (reported.length > 0 && state !== 'METRICS_ONLY') c.fail('snapshot.metrics.reported', `empty in ${state} (only METRICS_ONLY reports rates once)`, reported);
-  reported.forEach((r, i) => c.oneOf(`snapshot.metrics.reported[${i}]`, r, ['failureRate', 'slowCallRate']));
+  for (const [i, r] of reported.entries()) c.oneOf(`snapshot.metrics.reported[${i}]`, r, ['failureRate', 'slowCallRate']);
   if (new Set(reported).size !== reported.length) c.fail('snapshot.metrics.reported', 'without repeats', reported);
   const window = checkWindow(c, m['window'], takenAt);
   const type = window.type;

@@ -1,14 +1,9 @@
 import { collect, describeError, describeSafely, FieldReader, NamedEntries } from './health-read.js';
 import type {
-  BulkheadHealth,
-  CircuitBreakerHealth,
   ComponentStatus,
-  CountersHealth,
   HealthSnapshot,
   HealthStatus,
   OtherComponentHealth,
-  PoolBulkheadHealth,
-  RateLimiterHealth,
 } from './health-types.js';
 
 export type {

@@ -60,7 +60,7 @@ export interface ObservedCircuitBreaker {
     readonly numberOfNotPermittedCalls: number;
   };
   // `any`: a breaker's `on` is generic over its event types; an exporter reads a ObservedTransition.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: as said above, any breaker's listener type must be assignable
   on(type: 'stateTransition', listener: (event: any) => void): () => void;
   /** The per-call hook (no event object); a breaker without it exports no call histogram. */
   observeCalls?(observer: (kind: ObservedCallKind, elapsedMs: number) => void): () => void;
@@ -172,7 +172,7 @@ export interface ObservedRegistry<I extends ObservedComponent = ObservedComponen
   all(): I[];
   // `any`: a registry's `on` is generic over its event types; an exporter reads
   // `{ instance }` of 'added' and 'removed', `{ old, instance }` of 'replaced'.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: as said above, any registry's listener type must be assignable
   on(type: 'added' | 'removed' | 'replaced', listener: (event: any) => void): () => void;
 }
 

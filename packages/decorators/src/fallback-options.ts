@@ -14,7 +14,7 @@ import { describeValue } from '@breakwater/core/internal';
  * const handler: FallbackHandler<Quote> = (error, req: QuoteRequest) => cache.lastQuote(req.symbol);
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the caller annotates the arguments as it likes (`(error, req: PaymentRequest) => …`); unknown[] would refuse that
 export type FallbackHandler<G> = (error: unknown, ...args: any[]) => G | PromiseLike<G>;
 
 /**

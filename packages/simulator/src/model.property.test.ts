@@ -8,7 +8,6 @@ import { BackendDraw, HANG, OK } from './backend.js';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline } from './pipeline.js';
 import { seededRandom } from './random.js';
-import type { StateChange } from './report.js';
 import type { Scenario } from './scenario.js';
 import { runConfiguration } from './simulate.js';
 

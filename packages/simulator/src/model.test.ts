@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { isRefusal, libraryPipeline } from './model-support.js';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline, type BuiltLayer } from './pipeline.js';
-import type { StateChange } from './report.js';
 import { runConfiguration } from './simulate.js';
 
 // The engine against the library itself: the same pipeline run by decorate() on a VirtualClock,

@@ -34,7 +34,7 @@ export interface SweepAxis {
 const KINDS = Object.keys(LAYER_OPTIONS) as LayerSpec['kind'][];
 const ALL_OPTIONS = [...new Set(KINDS.flatMap((k) => LAYER_OPTIONS[k]))];
 
-const valueOf = (raw: string): string | number | boolean =>
+const sweepValue = (raw: string): string | number | boolean =>
   raw === 'true' ? true : raw === 'false' ? false : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
 
 /**
@@ -66,7 +66,7 @@ export function parseSweep(arg: string): SweepAxis {
   }
   const values = arg.slice(eq + 1).split(',').map((v) => v.trim());
   if (values.some((v) => v === '')) throw new SweepError(`--sweep ${name}: an empty value in '${arg.slice(eq + 1)}'`);
-  return { key, kind, values: values.map(valueOf) };
+  return { key, kind, values: values.map(sweepValue) };
 }
 
 /** How an axis is named in a configuration's name and settings: `key`, or `kind.key` when written with its layer kind. */

@@ -72,11 +72,18 @@ function splitCsv(line: string): { cells: string[]; starts: number[] } {
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (cell += '"'), i++;
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      }
       else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') cells.push(cell.trim()), (cell = ''), starts.push(i + 2);
+    else if (c === ',') {
+      cells.push(cell.trim());
+      cell = '';
+      starts.push(i + 2);
+    }
     else cell += c;
   }
   cells.push(cell.trim());

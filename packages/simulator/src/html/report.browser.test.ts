@@ -122,7 +122,7 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
       expect(c.pixels, c.chart).toBeGreaterThan(10_000);
       expect(c.colors, `${c.chart}: the plot area is one colour`).toBeGreaterThan(3);
       expect(c.inked / c.pixels, `${c.chart}: almost nothing drawn`).toBeGreaterThan(0.002);
-      report.ranking.forEach((name, i) => expect(c.labels, c.chart).toContain(`#${i + 1} ${name}`)); // best first, with its rank
+      for (const [i, name] of report.ranking.entries()) expect(c.labels, c.chart).toContain(`#${i + 1} ${name}`); // best first, with its rank
     }
     await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
     await page.locator('#charts').screenshot({ path: join(ARTIFACTS, 'charts.png') }); // the README's docs/report.png
@@ -213,7 +213,7 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
       items: Array.from(document.querySelectorAll('#ranking ol li')).map((li) => li.textContent ?? ''),
       verdict: document.querySelector('#ranking .verdict')?.textContent ?? '',
     }));
-    ranking.items.forEach((item, i) => expect(item).toMatch(new RegExp(`^${escapeRegExp(report.ranking[i]!)} — [\\d,.]+ \\([\\d,.]+–[\\d,.]+\\) failed \\+ rejected · [\\d,.]+ failed`)));
+    for (const [i, item] of ranking.items.entries()) expect(item).toMatch(new RegExp(`^${escapeRegExp(report.ranking[i]!)} — [\\d,.]+ \\([\\d,.]+–[\\d,.]+\\) failed \\+ rejected · [\\d,.]+ failed`));
     expect(ranking.verdict).toContain('Ranked by the means over 3 seeds (1, 2, 3)');
     for (const st of report.standings!.filter((x) => x.tie === x.rank)) expect(ranking.verdict).toContain(`A tie: #${st.rank}–`);
     // Every chart's legend: no taller than its plot, naming the 6 leaders only (the others are grey lanes, named in the timeline).

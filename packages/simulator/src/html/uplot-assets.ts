@@ -35,7 +35,7 @@ export function uplotAssets(): UplotAssets {
   // notice in every copy; the page is one).
   const licence = read('uplot/LICENSE').replaceAll('*/', '* /').trim();
   const banner = `/*! uPlot v${pkg.version}\n${licence}\n*/`;
-  const js = read('uplot/dist/uPlot.iife.min.js').replace(/^\/\*![^]*?\*\/\s*/, '');
+  const js = read('uplot/dist/uPlot.iife.min.js').replace(/^\/\*![\s\S]*?\*\/\s*/, '');
   cached = { js: `${banner}\n${js}`, css: read('uplot/dist/uPlot.min.css'), version: pkg.version };
   return cached;
 }
