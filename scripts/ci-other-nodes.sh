@@ -6,7 +6,8 @@
 # as they are), and reused after that. Vitest runs on that node with its bin first on PATH, so
 # what the tests start runs on it too (process.execPath children, worker threads, `npm`, `pnpm`).
 #
-# Usage: scripts/ci-other-nodes.sh REPORT_PREFIX
+# Usage: scripts/ci-other-nodes.sh REPORT_PREFIX   (after `pnpm test` or `pnpm build`, as .ci/run
+#   runs it: the dist and pack suites load the built packages and this script builds nothing)
 #   For each Node it writes REPORT_PREFIX.node<major>.json (vitest's JSON report). If a Node could
 #   not be fetched or vitest wrote no report, it writes a report that counts one failure instead.
 #   BREAKWATER_OTHER_NODES="24.22.3"   run only these of the pinned versions
@@ -29,8 +30,9 @@ declare -A integrity=(
 # Where the runtime matters: built output loaded by a plain node, packing and installing, real
 # clocks and timers, worker threads and shared memory, sockets, child processes. A path that is
 # gone fails the run, so the list cannot go stale in silence. A directory runs every test under it.
-# Not here: strict-consumer.test.ts (~50 s a run) checks types, and what tsc reports does not
-# depend on the Node that runs it.
+# Not here: strict-consumer.test.ts (~50 s a run on a busy machine) checks types, and what tsc
+# reports does not depend on the Node that runs it. The whole suite (BREAKWATER_OTHER_NODES_SUITES=all)
+# takes as long as the main run on each Node, which would double CI's time.
 suites=(
   packages/breakwater/src/dist.test.ts                    # the built dist, ESM and CJS, in a child node
   packages/breakwater/src/pack.test.ts                    # pnpm pack, npm install outside the repo, ESM/CJS/worker programs
