@@ -100,15 +100,16 @@ describe('the built packages', () => {
     expect((await run('breakwater/testing', 'import')).exports).toContain('scriptedBackend');
   }, 30_000);
 
-  it('the umbrella has every export of every policy package', async () => {
-    const umbrellaExports = new Set((await run('breakwater', 'import')).exports);
+  it('the built umbrella exports its written list, each an export of one of its packages', async () => {
+    const umbrellaExports = (await run('breakwater', 'import')).exports!;
+    const source = Object.keys(await import('./index.js')).sort();
+    expect(umbrellaExports).toEqual(source);
     // Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
     // prom-client, @opentelemetry/api, redis), so the umbrella leaves them out; nor the simulator,
     // a dev-time tool.
-    const notReExported = new Set(['@breakwater/testing', '@breakwater/prometheus', '@breakwater/opentelemetry', '@breakwater/redis', '@breakwater/simulator']);
-    for (const pkg of packages.filter((p) => p.name.startsWith('@breakwater/') && !notReExported.has(p.name))) {
-      for (const name of (await run(pkg.name, 'import')).exports!) expect(umbrellaExports.has(name), `${pkg.name} ${name}`).toBe(true);
-    }
+    const reExported = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
+    const fromPackages = new Set((await Promise.all(reExported.map((name) => run(name, 'import')))).flatMap((r) => r.exports!));
+    for (const name of umbrellaExports) expect(fromPackages.has(name), name).toBe(true);
   }, 30_000);
 
   it.each(packages)('$name has an exports map with types, import and require', (pkg) => {

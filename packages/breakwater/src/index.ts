@@ -1,6 +1,8 @@
 /**
- * Breakwater: composable resilience for TypeScript. This umbrella re-exports every policy
- * package, the builder, the core and `fromConfig` (`@breakwater/spring-config`), so one import does:
+ * Breakwater: composable resilience for TypeScript. This umbrella re-exports what a user of
+ * Breakwater imports — the policies and their registries, the builder, the errors, the clocks,
+ * `fromConfig` (`@breakwater/spring-config`), `health`, and the types a user writes (configs,
+ * events, metrics, the `Policy` interface) — so one import does:
  *
  * @example
  * ```ts
@@ -8,18 +10,162 @@
  * const pay = decorate().withRetry(new Retry('pg')).withCircuitBreaker(new CircuitBreaker('pg')).withTimeLimiter(new TimeLimiter('pg'));
  * ```
  *
- * The test helpers (which need fast-check) are at `breakwater/testing`.
+ * The list is written out (README: "What `breakwater` exports"): what a policy author builds
+ * with (the call protocol, wait queues, option tables, windows, the pure cores) stays in its
+ * package (`@breakwater/core/internal`, …). The test helpers (which need fast-check) are at
+ * `breakwater/testing`.
  * @packageDocumentation
  */
-export * from '@breakwater/core';
-export * from '@breakwater/circuit-breaker';
-export * from '@breakwater/time-limiter';
-export * from '@breakwater/retry';
-export * from '@breakwater/bulkhead';
-export * from '@breakwater/rate-limiter';
-export * from '@breakwater/decorators';
-export * from '@breakwater/spring-config';
-// Two packages export an `Outcome`: core's type of a settled call ({ error } | { result }) and the
-// circuit breaker's outcome flags (a type and the `Outcome.SLOW_ERROR`… values). The umbrella
-// keeps the circuit breaker's, which it has always exported; core's is `Outcome` of @breakwater/core.
-export { Outcome } from '@breakwater/circuit-breaker';
+
+// @breakwater/core: the clocks, durations, every error, the generic registry, the Policy
+// interface a layer of your own implements, the types of predicates and event listeners.
+export {
+  BreakwaterError,
+  BulkheadFullError,
+  CallNotPermittedError,
+  IllegalStateTransitionError,
+  MaxRetriesExceededError,
+  parseDuration,
+  Registry,
+  RequestNotPermittedError,
+  ResultRecordedAsFailureError,
+  systemClock,
+  TimeoutError,
+  VirtualClock,
+  type AnyEventOf,
+  type CallContext,
+  type Clock,
+  type Duration,
+  type ErrorClass,
+  type ErrorPredicate,
+  type EventOf,
+  type ExecuteOptions,
+  type Listener,
+  type Observable,
+  type Policy,
+  type PolicyFn,
+  type RegistryEvents,
+  type RegistryOptions,
+  type TimerHandle,
+} from '@breakwater/core';
+
+// The health snapshot for a /health endpoint or a readiness probe.
+export {
+  health,
+  type BulkheadHealth,
+  type CircuitBreakerHealth,
+  type ComponentStatus,
+  type CountersHealth,
+  type HealthSnapshot,
+  type HealthStatus,
+  type OtherComponentHealth,
+  type PoolBulkheadHealth,
+  type RateLimiterHealth,
+} from '@breakwater/core';
+
+// @breakwater/circuit-breaker: the breaker, its registry, config, events, metrics, snapshots.
+export {
+  CircuitBreaker,
+  CircuitBreakerRegistry,
+  type CircuitBreakerConfig,
+  type CircuitBreakerEvents,
+  type CircuitBreakerMetrics,
+  type CircuitBreakerSnapshot,
+  type CircuitBreakerStateName,
+  type ResolvedCircuitBreakerConfig,
+  type RestoreOptions,
+  type SnapshotOptions,
+  type TransitionCause,
+  type TransitionOptions,
+} from '@breakwater/circuit-breaker';
+
+// @breakwater/time-limiter
+export {
+  TimeLimiter,
+  TimeLimiterRegistry,
+  type ResolvedTimeLimiterConfig,
+  type TimeLimiterConfig,
+  type TimeLimiterEvents,
+  type TimeLimiterMetrics,
+} from '@breakwater/time-limiter';
+
+// @breakwater/retry: the retry, its registry, the retry budget, the interval functions.
+export {
+  IntervalFunction,
+  Retry,
+  RetryBudget,
+  RetryRegistry,
+  type IntervalBiFunction,
+  type IntervalState,
+  type ResolvedRetryConfig,
+  type RetryBudgetConfig,
+  type RetryBudgetMetrics,
+  type RetryConfig,
+  type RetryEvents,
+  type RetryMetrics,
+  type RetryOutcome,
+} from '@breakwater/retry';
+
+// @breakwater/bulkhead: the semaphore bulkhead, the pool bulkhead, the worker-thread pool, their registries.
+export {
+  Bulkhead,
+  BulkheadRegistry,
+  PoolBulkhead,
+  PoolBulkheadRegistry,
+  WorkerPoolBulkhead,
+  type BulkheadConfig,
+  type BulkheadConfigChange,
+  type BulkheadEvents,
+  type BulkheadMetrics,
+  type PoolBulkheadConfig,
+  type PoolBulkheadMetrics,
+  type PoolCloseOptions,
+  type PoolLimits,
+  type ResolvedBulkheadConfig,
+  type ResolvedPoolConfig,
+  type ResolvedWorkerPoolBulkheadConfig,
+  type WorkerPoolBulkheadConfig,
+  type WorkerRunOptions,
+} from '@breakwater/bulkhead';
+
+// @breakwater/rate-limiter: the rate limiter, its registry, the limiter shared by worker threads.
+export {
+  RateLimiter,
+  RateLimiterRegistry,
+  type CallOutcome,
+  type RateLimiterConfig,
+  type RateLimiterEvents,
+  type RateLimiterMetrics,
+  type RateLimiterPolicy,
+  type ResolvedRateLimiterConfig,
+  type SharedRateLimiter,
+  type SharedRateLimiterFactory,
+  type SharedRateLimiterHandle,
+  type SharedRateLimiterOptions,
+} from '@breakwater/rate-limiter';
+
+// @breakwater/decorators: the pipeline builder and the fallback.
+export {
+  decorate,
+  Fallback,
+  Pipeline,
+  type FallbackEvents,
+  type FallbackHandler,
+  type FallbackMetrics,
+  type FallbackOn,
+  type FallbackOptions,
+  type PipelineWarning,
+  type PipelineWarningCode,
+  type RateLimiterLike,
+  type WithFallbackOptions,
+} from '@breakwater/decorators';
+
+// @breakwater/spring-config: a Resilience4j Spring Boot application.yml → registries.
+export {
+  fromConfig,
+  type AspectKind,
+  type AspectOrderEntry,
+  type BreakwaterRegistries,
+  type FromConfigNote,
+  type FromConfigOptions,
+} from '@breakwater/spring-config';
