@@ -1,16 +1,18 @@
-// The page template: one self-contained HTML document. Its Content-Security-Policy forbids every
+// The page template: one self-contained HTML document, written with `html` (every value escaped;
+// `raw` only for our own constants, inlined code and CSS, and the JSON block). Its Content-Security-Policy forbids every
 // network fetch (default-src 'none'); the only code is inline (uPlot and the chart script), the
 // only styles inline, images only data: URLs. The data sits in a JSON block that the chart
 // script parses.
 import type { SimulationReport } from '../report.js';
 import type { ChartData } from './chart-data.js';
-import { CHART_SCRIPT } from './chart-script.js';
-import { escapeHtml as e, inlineScript, inlineStyle, jsonForScript } from './escape.js';
+import { CHART_SCRIPT } from './client-script.generated.js';
+import { inlineScript, inlineStyle, jsonForScript } from './escape.js';
+import { type Html, html, raw } from './html.js';
 import { formatMs } from '../format.js';
 import { configurationsHtml, formatClock, rankingHtml, summaryHtml } from './tables.js';
 import type { UplotAssets } from './uplot-assets.js';
 
-/** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only. */
+/** The page's Content-Security-Policy: nothing from the network, inline scripts and styles only (a constant with no `"`, `<` or `&`: the page inserts it with `raw`). */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -66,40 +68,41 @@ const CHARTS: readonly (readonly [string, string, string])[] = [
   ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (TIME_BASED: of the minimum number of calls); rates count from 100 % of the minimum"],
 ];
 
-function stateKey(data: ChartData): string {
-  const items = data.states.map((s, i) => `<span><span class="swatch" style="background:${data.stateColors[i]}"></span>${e(s)}</span>`);
-  return `<div class="key">${items.join('')}</div>`;
+function stateKey(data: ChartData): Html {
+  const items = data.states.map((s, i) => html`<span><span class="swatch" style="background:${data.stateColors[i]}"></span>${s}</span>`);
+  return html`<div class="key">${items}</div>`;
 }
 
 // How colours are given: by rank; past 8 configurations the best 6 keep theirs and the others are grey.
-function colorsNote(data: ChartData): string {
+function colorsNote(data: ChartData): Html | false {
   const greys = data.configurations.filter((c) => !c.highlighted);
-  if (greys.length === 0) return '';
+  if (greys.length === 0) return false;
   const shown = data.configurations.length - greys.length;
-  return `<p class="note" id="colors">Colours by rank: the best ${shown} have their own, in every chart and table; the other ${greys.length} (#${greys[0]!.rank ?? shown + 1}–#${greys.at(-1)!.rank ?? data.configurations.length}) are grey, thinner, under them, left out of the legends and named in the breaker-state lanes. Dashed lines of a colour are that configuration's threshold.</p>`;
+  return html`<p class="note" id="colors">Colours by rank: the best ${shown} have their own, in every chart and table; the other ${greys.length} (#${greys[0]!.rank ?? shown + 1}–#${greys.at(-1)!.rank ?? data.configurations.length}) are grey, thinner, under them, left out of the legends and named in the breaker-state lanes. Dashed lines of a colour are that configuration's threshold.</p>`;
 }
 
 // A last point wider than the others: answers long after the traffic, folded into it (the series is bounded).
-function folded(data: ChartData): string {
-  if (data.foldedUntilSeconds === null) return '';
-  return `<p class="note" id="folded">The last point also holds what happened up to ${formatClock(data.foldedUntilSeconds * 1000)} (${formatMs(data.foldedUntilSeconds * 1000)}): answers that came long after the traffic, folded into it; its values are per second over its whole width.</p>`;
+function folded(data: ChartData): Html | false {
+  if (data.foldedUntilSeconds === null) return false;
+  return html`<p class="note" id="folded">The last point also holds what happened up to ${formatClock(data.foldedUntilSeconds * 1000)} (${formatMs(data.foldedUntilSeconds * 1000)}): answers that came long after the traffic, folded into it; its values are per second over its whole width.</p>`;
 }
 
-function charts(data: ChartData): string {
+function charts(data: ChartData): Html {
   const figures = CHARTS.map(
-    ([id, title, caption]) =>
-      `<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' ? stateKey(data) : ''}<div class="chart" data-chart="${id}"></div></figure>`,
+    ([id, title, caption], n) =>
+      html`${n > 0 && '\n'}<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' && stateKey(data)}<div class="chart" data-chart="${id}"></div></figure>`,
   );
-  return `<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${colorsNote(data)}${folded(data)}${figures.join('\n')}</section>`;
+  return html`<section id="charts"><h2>Over time</h2><p class="note">Simulated time (m:ss), one point per ${formatMs(data.bucketSeconds * 1000)} bucket; dashed lines mark the phases. Hover to read every chart at one instant; drag to zoom, double-click to zoom out.</p>${colorsNote(data)}${folded(data)}${figures}</section>`;
 }
 
-function header(report: SimulationReport): string {
+function header(report: SimulationReport): Html {
   const s = report.scenario;
-  const phases = s.phases.map((p) => `${e(p.name)} ${formatClock(p.startMs)}–${formatClock(p.endMs)}`).join(', ');
-  const file = s.file === undefined ? '' : ` · file <code>${e(s.file)}</code>`;
-  return `<header><h1>${e(s.name)}</h1>
-<p class="meta">Breakwater simulation · ${formatMs(s.durationMs)} of simulated traffic · seed ${e(String(s.seed))}${file} · ${report.configurations.length} configuration${report.configurations.length === 1 ? '' : 's'}</p>
-<p class="meta">Phases: ${phases === '' ? '—' : phases}</p></header>`;
+  const phases = s.phases.map((p, n) => html`${n > 0 && ', '}${p.name} ${formatClock(p.startMs)}–${formatClock(p.endMs)}`);
+  const file = s.file !== undefined && html` · file <code>${s.file}</code>`;
+  const count = report.configurations.length;
+  return html`<header><h1>${s.name}</h1>
+<p class="meta">Breakwater simulation · ${formatMs(s.durationMs)} of simulated traffic · seed ${s.seed}${file} · ${count} configuration${count === 1 ? '' : 's'}</p>
+<p class="meta">Phases: ${phases.length === 0 ? '—' : phases}</p></header>`;
 }
 
 /**
@@ -111,16 +114,16 @@ function header(report: SimulationReport): string {
  * ```
  */
 export function page(report: SimulationReport, data: ChartData, uplot: UplotAssets): string {
-  return `<!DOCTYPE html>
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${raw(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="@breakwater/simulator">
-<title>${e(report.scenario.name)} · Breakwater simulation</title>
-<style>${inlineStyle(uplot.css)}</style>
-<style>${PAGE_CSS}</style>
+<title>${report.scenario.name} · Breakwater simulation</title>
+<style>${raw(inlineStyle(uplot.css))}</style>
+<style>${raw(inlineStyle(PAGE_CSS))}</style>
 </head>
 <body>
 <main>
@@ -131,12 +134,12 @@ ${charts(data)}
 <section id="configurations"><h2>Per configuration</h2>
 ${configurationsHtml(report)}
 </section>
-<footer>Generated by @breakwater/simulator. Charts drawn with uPlot ${e(uplot.version)} (MIT License), inlined: this page loads nothing from the network.</footer>
+<footer>Generated by @breakwater/simulator. Charts drawn with uPlot ${uplot.version} (MIT License), inlined: this page loads nothing from the network.</footer>
 </main>
-<script type="application/json" id="report-data">${jsonForScript(data)}</script>
-<script>${inlineScript(uplot.js)}</script>
-<script>${inlineScript(CHART_SCRIPT)}</script>
+<script type="application/json" id="report-data">${raw(jsonForScript(data))}</script>
+<script>${raw(inlineScript(uplot.js))}</script>
+<script>${raw(inlineScript(CHART_SCRIPT))}</script>
 </body>
 </html>
-`;
+`.toString();
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as simulator from '../index.js';
 import type { SimulationReport } from '../report.js';
 import { type ChartData, chartData } from './chart-data.js';
-import { CHART_SCRIPT } from './chart-script.js';
+import { CHART_SCRIPT } from './client-script.generated.js';
 import { CONTENT_SECURITY_POLICY } from './page.js';
 import { renderHtml } from './render-html.js';
 import { reportFixture } from '../../test/report-fixture.js';

@@ -1,12 +1,12 @@
 // The report's tables, rendered on the server side as static HTML (readable with scripts off):
 // the ranking, the totals of every configuration, and per configuration its settings, its counts
-// per phase and its state changes with their cause. Every user-given string goes through escapeHtml.
+// per phase and its state changes with their cause. Written with `html`, which escapes every value.
 import { meanCounts } from '../counts.js';
 import { formatMs } from '../format.js';
 import { RANKING_CRITERIA, standingsOf, type Spread, type Standing } from '../ranking.js';
 import type { ConfigurationResult, Counts, SimulationReport } from '../report.js';
 import { configurationColors } from './chart-data.js';
-import { escapeHtml as e } from './escape.js';
+import { type Html, html } from './html.js';
 
 /**
  * A simulated instant as a clock reading from the start: `1:31.7`, `1:02:05.0`.
@@ -34,53 +34,51 @@ function int(n: number | null): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) ? 0 : 1 });
 }
 
-function swatch(color: string): string {
-  return `<span class="swatch" style="background:${color}"></span>`;
+function swatch(color: string): Html {
+  return html`<span class="swatch" style="background:${color}"></span>`;
 }
 
 // `unfinished` (requests still waiting when the run ended) gets a column only where there were some.
-function countHeaders(unfinished: boolean): string {
-  return `<th>requests</th><th>succeeded</th><th>failed</th><th>rejected</th>${unfinished ? '<th>unfinished</th>' : ''}<th>slow</th><th>time-outs</th><th>retries</th><th title="breaker calls per request">breaker calls / req</th>`;
+function countHeaders(unfinished: boolean): Html {
+  return html`<th>requests</th><th>succeeded</th><th>failed</th><th>rejected</th>${unfinished && html`<th>unfinished</th>`}<th>slow</th><th>time-outs</th><th>retries</th><th title="breaker calls per request">breaker calls / req</th>`;
 }
 
 function hasUnfinished(counts: readonly Counts[]): boolean {
   return counts.some((c) => (c.unfinished ?? 0) > 0);
 }
 
-function countCells(c: Counts, unfinished: boolean): string {
-  const pct = (n: number): string => (c.requests > 0 ? ` <small>${trim((n / c.requests) * 100, 1)} %</small>` : '');
-  return [
+function countCells(c: Counts, unfinished: boolean): Html {
+  const pct = (n: number): Html | false => c.requests > 0 && html` <small>${trim((n / c.requests) * 100, 1)} %</small>`;
+  const cells: (string | [string, Html | false])[] = [
     int(c.requests),
-    int(c.succeeded) + pct(c.succeeded),
-    int(c.failed) + pct(c.failed),
-    int(c.rejected) + pct(c.rejected),
-    ...(unfinished ? [int(c.unfinished ?? 0) + pct(c.unfinished ?? 0)] : []),
+    [int(c.succeeded), pct(c.succeeded)],
+    [int(c.failed), pct(c.failed)],
+    [int(c.rejected), pct(c.rejected)],
+    ...(unfinished ? [[int(c.unfinished ?? 0), pct(c.unfinished ?? 0)] as [string, Html | false]] : []),
     int(c.slow),
     int(c.timeouts),
     int(c.retries),
     c.breakerCallsPerRequest.toFixed(2),
-  ]
-    .map((v) => `<td>${v}</td>`)
-    .join('');
+  ];
+  return html`${cells.map((v) => html`<td>${v}</td>`)}`;
 }
 
-function settingsText(c: ConfigurationResult): string {
+function settingsText(c: ConfigurationResult): Html {
   // One unbreakable span per setting: a narrow column wraps between settings, not inside one.
   // A sweep's configuration is named by its settings: they are not written twice.
-  if (Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`).join(' ') === c.name) return '';
-  return Object.entries(c.settings)
-    .map(([k, v]) => `<span>${e(`${k}=${String(v)}`)}</span>`)
-    .join(' ');
+  const settings = Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`);
+  if (settings.join(' ') === c.name) return html``;
+  return html`${settings.map((s, i) => html`${i > 0 && ' '}<span>${s}</span>`)}`;
 }
 
 /** The seeds of a report: `scenario.seeds`, or the one seed. */
 const seedsOf = (report: SimulationReport): readonly number[] => report.scenario.seeds ?? [report.scenario.seed];
 
 /** A score's mean, and its range over the seeds when there are several. */
-function spreadHtml(s: Spread, several: boolean, inline = false): string {
-  if (!several || s.min === s.max) return int(s.mean);
+function spreadHtml(s: Spread, several: boolean, inline = false): Html {
+  if (!several || s.min === s.max) return html`${int(s.mean)}`;
   const range = `${int(s.min)}–${int(s.max)}`;
-  return `${int(s.mean)}${inline ? ` <small class="range">(${range})</small>` : `<small class="range">range ${range}</small>`}`;
+  return html`${int(s.mean)}${inline ? html` <small class="range">(${range})</small>` : html`<small class="range">range ${range}</small>`}`;
 }
 
 /** A tie group's badge: `tie #2–#3`. */
@@ -90,41 +88,41 @@ function tieText(standing: readonly Standing[], tie: number): string {
 }
 
 /** What the standings say about ties, or that one seed cannot tell noise from a difference. */
-function verdictHtml(report: SimulationReport, standing: readonly Standing[]): string {
+function verdictHtml(report: SimulationReport, standing: readonly Standing[]): Html {
   const seeds = seedsOf(report);
   const groups = new Map<number, Standing[]>();
   for (const st of standing) if (st.tie !== null) groups.set(st.tie, [...(groups.get(st.tie) ?? []), st]);
   const ties = [...groups.values()].map((g) => {
     const why = seeds.length > 1 ? `each did as well as #${g[0]!.rank} on at least one of the ${seeds.length} seeds` : 'the same failed + rejected';
-    return `<li><strong>A tie: #${g[0]!.rank}–#${g.at(-1)!.rank}</strong> (${why}): the data cannot tell them apart on what users saw go wrong.</li>`;
+    return html`<li><strong>A tie: #${g[0]!.rank}–#${g.at(-1)!.rank}</strong> (${why}): the data cannot tell them apart on what users saw go wrong.</li>`;
   });
   const noise =
     seeds.length > 1
-      ? `<li>Ranked by the means over ${seeds.length} seeds (${e(seeds.join(', '))}); a range is the lowest and highest over them. The charts and the details below are the run with seed ${e(String(seeds[0]))}.</li>`
-      : `<li>Ranked on one seed (${e(String(seeds[0]))}): a difference of a few requests may be noise. <code>--seeds 5</code> runs each configuration on 5 seeds and says which are a tie.</li>`;
-  return `<ul class="verdict">${ties.join('')}${noise}</ul>`;
+      ? html`<li>Ranked by the means over ${seeds.length} seeds (${seeds.join(', ')}); a range is the lowest and highest over them. The charts and the details below are the run with seed ${seeds[0]}.</li>`
+      : html`<li>Ranked on one seed (${seeds[0]}): a difference of a few requests may be noise. <code>--seeds 5</code> runs each configuration on 5 seeds and says which are a tie.</li>`;
+  return html`<ul class="verdict">${ties}${noise}</ul>`;
 }
 
 /**
- * The ranking (best first, each with its score and tie group) and what it can tell, or an empty
- * string with a single configuration.
+ * The ranking (best first, each with its score and tie group) and what it can tell, or nothing
+ * with a single configuration.
  *
  * @example
  * ```ts
- * rankingHtml(report); // '<section id="ranking">…<ol>…</ol></section>'
+ * String(rankingHtml(report)); // '<section id="ranking">…<ol>…</ol></section>'
  * ```
  */
-export function rankingHtml(report: SimulationReport): string {
+export function rankingHtml(report: SimulationReport): Html {
   const standing = standingsOf(report);
-  if (report.configurations.length < 2 || standing.length === 0) return '';
+  if (report.configurations.length < 2 || standing.length === 0) return html``;
   const colors = colorsByName(report);
   const several = seedsOf(report).length > 1;
   const items = standing.map((st) => {
-    const tie = st.tie === null ? '' : ` <span class="tie">${tieText(standing, st.tie)}</span>`;
-    const score = `${spreadHtml(st.score.notSucceeded, several, true)} failed + rejected · ${int(st.score.failed.mean)} failed`;
-    return `<li value="${st.rank}">${swatch(colors.get(st.name) ?? '#888')}<span class="name">${e(st.name)}</span> — ${score}${tie}</li>`;
+    const tie = st.tie !== null && html` <span class="tie">${tieText(standing, st.tie)}</span>`;
+    const score = html`${spreadHtml(st.score.notSucceeded, several, true)} failed + rejected · ${int(st.score.failed.mean)} failed`;
+    return html`<li value="${st.rank}">${swatch(colors.get(st.name) ?? '#888')}<span class="name">${st.name}</span> — ${score}${tie}</li>`;
   });
-  return `<section id="ranking"><h2>Ranking</h2><p class="note">Best first, by ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first).</p>${verdictHtml(report, standing)}<ol>${items.join('')}</ol></section>`;
+  return html`<section id="ranking"><h2>Ranking</h2><p class="note">Best first, by ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first).</p>${verdictHtml(report, standing)}<ol>${items}</ol></section>`;
 }
 
 function colorsByName(report: SimulationReport): Map<string, string> {
@@ -145,23 +143,28 @@ function ranked(report: SimulationReport): { c: ConfigurationResult; i: number; 
  *
  * @example
  * ```ts
- * summaryHtml(report); // '<section id="summary">…<table>…</table></section>'
+ * String(summaryHtml(report)); // '<section id="summary">…<table>…</table></section>'
  * ```
  */
-export function summaryHtml(report: SimulationReport): string {
+export function summaryHtml(report: SimulationReport): Html {
   const unfinished = hasUnfinished(report.configurations.map((c) => c.totals));
   const colors = configurationColors(report);
   const several = seedsOf(report).length > 1;
   const scored = report.ranking.length > 0;
   const standings = standingsOf(report);
   const rows = ranked(report).map(({ c, i, st }) => {
-    const rank = scored ? `<td class="rank">${st?.rank ?? ''}</td>` : '';
-    const score = scored && st !== undefined ? `<td class="score">${spreadHtml(st.score.notSucceeded, several)}${st.tie === null ? '' : `<small class="tie">${tieText(standings, st.tie)}</small>`}</td>` : scored ? '<td></td>' : '';
-    return `<tr>${rank}<th scope="row">${swatch(colors[i]!)}<a href="#config-${i}">${e(c.name)}</a><div class="settings">${settingsText(c)}</div></th>${score}${countCells(meanCounts(c), unfinished)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`;
+    const rank = scored && html`<td class="rank">${st?.rank ?? ''}</td>`;
+    const score =
+      scored &&
+      (st !== undefined
+        ? html`<td class="score">${spreadHtml(st.score.notSucceeded, several)}${st.tie !== null && html`<small class="tie">${tieText(standings, st.tie)}</small>`}</td>`
+        : html`<td></td>`);
+    return html`<tr>${rank}<th scope="row">${swatch(colors[i]!)}<a href="#config-${i}">${c.name}</a><div class="settings">${settingsText(c)}</div></th>${score}${countCells(meanCounts(c), unfinished)}<td>${formatMs(c.timeToOpenMs)}</td><td>${formatMs(c.timeToRecoverMs)}</td><td>${c.transitions.length}</td></tr>`;
   });
-  const head = `${scored ? '<th title="rank">#</th>' : ''}<th class="name">configuration</th>${scored ? `<th title="the ranking's first criterion${several ? ': the mean over the seeds, and its range' : ''}">failed + rejected</th>` : ''}${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th>`;
-  const note = several ? `<p class="note">Counts are means over ${seedsOf(report).length} seeds; times and state changes are the run with seed ${e(String(report.scenario.seed))}.</p>` : '';
-  return `<section id="summary"><h2>Totals</h2>${note}<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  const scoreTitle = `the ranking's first criterion${several ? ': the mean over the seeds, and its range' : ''}`;
+  const head = html`${scored && html`<th title="rank">#</th>`}<th class="name">configuration</th>${scored && html`<th title="${scoreTitle}">failed + rejected</th>`}${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th>`;
+  const note = several && html`<p class="note">Counts are means over ${seedsOf(report).length} seeds; times and state changes are the run with seed ${report.scenario.seed}.</p>`;
+  return html`<section id="summary"><h2>Totals</h2>${note}<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
 /**
@@ -169,14 +172,12 @@ export function summaryHtml(report: SimulationReport): string {
  *
  * @example
  * ```ts
- * configurationsHtml(report); // '<section class="configuration" id="config-2">…'
+ * String(configurationsHtml(report)); // '<section class="configuration" id="config-2">…'
  * ```
  */
-export function configurationsHtml(report: SimulationReport): string {
+export function configurationsHtml(report: SimulationReport): Html {
   const colors = configurationColors(report);
-  return ranked(report)
-    .map(({ c, i, st }) => configurationHtml(c, i, colors[i]!, st?.rank))
-    .join('\n');
+  return html`${ranked(report).map(({ c, i, st }, n) => html`${n > 0 && '\n'}${configurationHtml(c, i, colors[i]!, st?.rank)}`)}`;
 }
 
 /**
@@ -186,25 +187,24 @@ export function configurationsHtml(report: SimulationReport): string {
  *
  * @example
  * ```ts
- * configurationHtml(report.configurations[0]!, 0, '#0072B2', 1); // '<section class="configuration" id="config-0">…'
+ * String(configurationHtml(report.configurations[0]!, 0, '#0072B2', 1)); // '<section class="configuration" id="config-0">…'
  * ```
  */
-export function configurationHtml(c: ConfigurationResult, index: number, color: string, rank?: number): string {
+export function configurationHtml(c: ConfigurationResult, index: number, color: string, rank?: number): Html {
   const unfinished = hasUnfinished([c.totals, ...c.phases]);
-  const phases = c.phases.map((p) => `<tr><th scope="row">${e(p.name)}</th>${countCells(p, unfinished)}</tr>`);
-  const total = `<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}</tr>`;
+  const phases = c.phases.map((p) => html`<tr><th scope="row">${p.name}</th>${countCells(p, unfinished)}</tr>`);
+  const total = html`<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}</tr>`;
   const changes = c.transitions.map(
-    (t) =>
-      `<tr><td>${formatClock(t.atMs)}</td><td><span class="state">${e(t.from)}</span> → <span class="state">${e(t.to)}</span></td><td>${e(t.cause)}</td></tr>`,
+    (t) => html`<tr><td>${formatClock(t.atMs)}</td><td><span class="state">${t.from}</span> → <span class="state">${t.to}</span></td><td>${t.cause}</td></tr>`,
   );
   const changesTable =
     changes.length === 0
-      ? '<p class="note">No state change: the breaker stayed in its initial state.</p>'
-      : `<table class="changes"><thead><tr><th>at</th><th>change</th><th>cause</th></tr></thead><tbody>${changes.join('')}</tbody></table>`;
-  return `<section class="configuration" id="config-${index}"><h3>${swatch(color)}${rank === undefined ? '' : `#${rank} `}${e(c.name)}</h3>
+      ? html`<p class="note">No state change: the breaker stayed in its initial state.</p>`
+      : html`<table class="changes"><thead><tr><th>at</th><th>change</th><th>cause</th></tr></thead><tbody>${changes}</tbody></table>`;
+  return html`<section class="configuration" id="config-${index}"><h3>${swatch(color)}${rank !== undefined && `#${rank} `}${c.name}</h3>
 <p class="settings">${settingsText(c)}</p>
 <p class="note">Thresholds: failure rate ${trim(c.thresholds.failureRateThreshold, 2)} %, slow calls ${trim(c.thresholds.slowCallRateThreshold, 2)} %. ${openedText(c)}</p>
-<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}</tr></thead><tbody>${phases.join('')}${total}</tbody></table></div>
+<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}</tr></thead><tbody>${phases}${total}</tbody></table></div>
 <h4>State changes</h4>${changesTable}</section>`;
 }
 
