@@ -7,22 +7,24 @@
 //                                           (or one is missing or left over): an unreviewed change of the surface
 //   node scripts/api-report.mjs --update   rewrites the reports (review the diff, commit it with the change)
 //   … [dir…]                               only these packages (directory names under packages/)
+//   … --root <dir>                          another workspace than this one (the tests use it)
 //
 // API Extractor brings its own TypeScript (7.60.1 bundles 6.0.3, the workspace's version).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const rootAt = args.indexOf('--root');
+const root = rootAt >= 0 ? resolve(args[rootAt + 1] ?? '.') : join(dirname(fileURLToPath(import.meta.url)), '..');
 const update = args.includes('--update');
 if (!update && !args.includes('--check')) {
-  console.error('usage: node scripts/api-report.mjs --check|--update [package dir…]');
+  console.error('usage: node scripts/api-report.mjs --check|--update [--root dir] [package dir…]');
   process.exit(2);
 }
-const only = args.filter((a) => !a.startsWith('--'));
+const only = args.filter((a, i) => !a.startsWith('--') && !(rootAt >= 0 && i === rootAt + 1));
 
 /** The published packages: every directory under packages/ whose package.json is not private. */
 function packages() {
