@@ -97,6 +97,8 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
   readonly filename: string;
   readonly #workerOptions: Omit<ResolvedWorkerPoolBulkheadConfig, keyof ResolvedPoolConfig>;
   #piscina: Piscina | undefined;
+  /** The pool's destruction, once started (see #destroy). */
+  #destroying: Promise<void> | undefined;
   readonly #ready: Promise<Piscina>;
 
   constructor(name: string, config: WorkerPoolBulkheadConfig) {
@@ -240,11 +242,17 @@ export class WorkerPoolBulkhead<T = unknown, R = unknown> extends PoolCore<T, Wo
 
   /** `close` with force (or past its timeout): the threads are terminated, and every running task rejects. */
   protected override stopRunning(): void {
-    this.#piscina?.destroy().catch(noop);
+    if (this.#piscina !== undefined) this.#destroy(this.#piscina).catch(noop);
   }
 
+  /** `close()` resolves once the threads are gone: the same destruction a forced close started, or a new one. */
   protected override async onClosed(): Promise<void> {
-    const pool = await this.#ready;
-    await pool.destroy();
+    await this.#destroy(await this.#ready);
+  }
+
+  /** The pool's one destruction (piscina's `destroy()` called twice would resolve the second at once, threads still alive). */
+  #destroy(pool: Piscina): Promise<void> {
+    this.#destroying ??= pool.destroy();
+    return this.#destroying;
   }
 }
