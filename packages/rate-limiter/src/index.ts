@@ -1,5 +1,5 @@
 export { RateLimiter } from './rate-limiter.js';
-export { weightedPolicy, type RateLimiterPolicy } from './weighted-policy.js';
+export { weightedPolicy, withPermitsOf, type ExecuteWithPermits, type RateLimiterPolicy } from './weighted-policy.js';
 export { DrainOnResult } from './drain-on-result.js';
 export type { SharedRateLimiter, SharedRateLimiterFactory, SharedRateLimiterHandle, SharedRateLimiterOptions } from './shared.js';
 export { RateLimiterRegistry } from './registry.js';

@@ -7,7 +7,7 @@ import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetri
 import { LocalPermitState, type PermitState } from './permit-state.js';
 import { Permits } from './permits.js';
 import { handleOf, sharedFactory, type SharedRateLimiterFactory, type SharedRateLimiterHandle } from './shared.js';
-import { weightedPolicy, type RateLimiterPolicy } from './weighted-policy.js';
+import { withPermitsOf, type RateLimiterPolicy } from './weighted-policy.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -257,9 +257,7 @@ export class RateLimiter implements Policy {
    * ```
    */
   withPermits(permits: number): RateLimiterPolicy {
-    checkPermits(this.#source, 'withPermits(permits)', permits);
-    const execute = <T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> => this.#execute(fn, options, permits);
-    return weightedPolicy(this.name, permits, execute);
+    return withPermitsOf(this.#source, this.name, permits, (fn, options, n) => this.#execute(fn, options, n));
   }
 
   #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {

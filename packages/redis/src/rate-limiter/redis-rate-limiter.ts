@@ -1,7 +1,7 @@
 import { EventPublisher, RequestNotPermittedError } from '@breakwater/core';
 import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, withoutStack } from '@breakwater/core/internal';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { checkPermits, DrainOnResult, weightedPolicy, type RateLimiterPolicy } from '@breakwater/rate-limiter';
+import { checkPermits, DrainOnResult, weightedPolicy, withPermitsOf, type ExecuteWithPermits, type RateLimiterPolicy } from '@breakwater/rate-limiter';
 import { rateLimiterKey } from '../keys.js';
 import { checkRepresentable, resolveChange } from './checks.js';
 import { resolveRedisRateLimiterConfig, type RedisRateLimiterConfig, type ResolvedRedisRateLimiterConfig } from './config.js';
@@ -54,6 +54,10 @@ export class RedisRateLimiter implements Policy {
   #statesLost = 0;
   /** `drainPermissionsOnResult` around each call, when it is set (a drain is one round trip the call does not await). */
   readonly #drainOnResult: DrainOnResult | undefined;
+  /** How a call of any weight runs here (what `withPermitsOf` takes). */
+  readonly #executeWith: ExecuteWithPermits = (fn, options, permits) => this.#execute(fn, options, permits);
+  /** The one-permit policy (`weightedPolicy` of @breakwater/rate-limiter): `decorate` is its. */
+  readonly #onePermit: RateLimiterPolicy;
 
   constructor(
     readonly name: string,
@@ -61,6 +65,7 @@ export class RedisRateLimiter implements Policy {
   ) {
     const c = (this.#options = resolveRedisRateLimiterConfig(name, config));
     this.#source = `RedisRateLimiter '${name}'`;
+    this.#onePermit = weightedPolicy(name, 1, (fn, options) => this.#execute(fn, options, 1));
     this.#limit = c.limitForPeriod;
     this.#timeout = c.timeoutDuration;
     this.#header = headerOf(c.limitForPeriod, c.limitRefreshPeriod, c.timeoutDuration);
@@ -211,41 +216,42 @@ export class RedisRateLimiter implements Policy {
   }
 
   /**
-   * Runs `fn` once it has one permit; `fn` gets the call's context. Never throws synchronously.
+   * Runs `fn` once it has one permit from Redis, as `RateLimiter.execute` does in-process; `fn`
+   * gets the call's context. Never throws synchronously.
    *
    * @example
    * ```ts
-   * const body = await limiter.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal });
+   * const rows = await limiter.execute((ctx) => pg.query(sql, { signal: ctx.signal }), { signal });
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
-    return this.#execute(fn, options, 1);
+    return this.#executeWith(fn, options, 1);
   }
 
   /**
-   * Wraps `fn` so that each call takes one permit first.
+   * `fn` wrapped so that each call takes one permit from Redis first.
    *
    * @example
    * ```ts
-   * const search = limiter.decorate((q: string) => api.search(q));
+   * const query = limiter.decorate((sql: string) => pg.query(sql)); // one permit per query, fleet-wide
    * ```
    */
   decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
-    return (...args: A) => this.#execute(() => fn(...args), undefined, 1);
+    return this.#onePermit.decorate(fn);
   }
 
   /**
-   * A policy over this limiter whose calls take `permits` permits each. Throws a `RangeError`
-   * unless an integer >= 1.
+   * A policy over this limiter whose calls take `permits` permits each: `withPermitsOf` of
+   * `@breakwater/rate-limiter`, as `RateLimiter.withPermits`. Throws a `RangeError` unless an
+   * integer >= 1.
    *
    * @example
    * ```ts
-   * await limiter.withPermits(5).execute(() => api.batch(items));
+   * await limiter.withPermits(5).execute(() => pg.copyFrom(rows)); // five permits of the fleet's limit
    * ```
    */
   withPermits(permits: number): RateLimiterPolicy {
-    checkPermits(this.#source, 'withPermits(permits)', permits);
-    return weightedPolicy(this.name, permits, (fn, options) => this.#execute(fn, options, permits));
+    return withPermitsOf(this.#source, this.name, permits, this.#executeWith);
   }
 
   #execute<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, permits: number): Promise<T> {
