@@ -3,7 +3,7 @@
 // inlines, so the report stays one self-contained file. The package's build runs it first;
 // test/client-script.test.ts fails when the checked-in file is not what the source bundles to.
 // esbuild is the one tsup already brings (resolved through tsup: no dependency of its own).
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -63,5 +63,7 @@ export const CHART_SCRIPT: string = ${JSON.stringify(code)};
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(GENERATED, await clientScriptModule());
+  // Written only when it changes: an unchanged source leaves the file (and its mtime) alone.
+  const text = await clientScriptModule();
+  if (!existsSync(GENERATED) || readFileSync(GENERATED, 'utf8') !== text) writeFileSync(GENERATED, text);
 }
