@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallNotPermittedError, type CircuitBreaker } from '@breakwater/circuit-breaker';
-import { health, sleep, systemClock, type Clock } from '@breakwater/core';
+import { sleep, systemClock, type Clock } from '@breakwater/core';
+import { health } from '@breakwater/observe';
 import { PrometheusMetrics } from '@breakwater/prometheus';
 import { Registry } from 'prom-client';
 import { pgClient } from './client.js';
@@ -37,7 +38,7 @@ export interface Served {
 /**
  * Experiment 1 of the documents on the real clock — payments one after another through
  * Retry(3) → CircuitBreaker → TimeLimiter against the random gateway, without end — with
- * `/metrics` (prom-client, `PrometheusMetrics`) and `/health` (core's `health()`) on 127.0.0.1.
+ * `/metrics` (prom-client, `PrometheusMetrics`) and `/health` (`health()` of @breakwater/observe) on 127.0.0.1.
  */
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const out = options.out ?? (() => {});

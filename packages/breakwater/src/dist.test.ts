@@ -28,6 +28,7 @@ const packages = readdirSync(packagesDir)
 const behaviour: Record<string, string[]> = {
   '@breakwater/core': ['parseDuration'],
   '@breakwater/core/internal': ['enterCall'],
+  '@breakwater/observe': ['health'],
   '@breakwater/circuit-breaker': ['CircuitBreaker'],
   '@breakwater/time-limiter': ['TimeLimiter'],
   '@breakwater/retry': ['Retry'],
@@ -40,7 +41,7 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/testing': ['scriptedBackend'],
   '@breakwater/redis': noRedisChecks() ? [] : ['RedisRateLimiter', 'RedisBreakerSync'],
   '@breakwater/simulator': ['simulate'],
-  breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig'],
+  breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig', 'health'],
   'breakwater/testing': ['scriptedBackend'],
 };
 const entryPoints = Object.keys(behaviour);
@@ -104,10 +105,10 @@ describe('the built packages', () => {
     const umbrellaExports = (await run('breakwater', 'import')).exports!;
     const source = Object.keys(await import('./index.js')).sort();
     expect(umbrellaExports).toEqual(source);
-    // Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
+    // health() is @breakwater/observe's. Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
     // prom-client, @opentelemetry/api, redis), so the umbrella leaves them out; nor the simulator,
     // a dev-time tool.
-    const reExported = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
+    const reExported = ['@breakwater/core', '@breakwater/observe', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
     const fromPackages = new Set((await Promise.all(reExported.map((name) => run(name, 'import')))).flatMap((r) => r.exports!));
     for (const name of umbrellaExports) expect(fromPackages.has(name), name).toBe(true);
   }, 30_000);

@@ -3,6 +3,7 @@ import * as bulkhead from '@breakwater/bulkhead';
 import * as circuitBreaker from '@breakwater/circuit-breaker';
 import * as core from '@breakwater/core';
 import * as decorators from '@breakwater/decorators';
+import * as observe from '@breakwater/observe';
 import * as rateLimiter from '@breakwater/rate-limiter';
 import * as retry from '@breakwater/retry';
 import * as springConfig from '@breakwater/spring-config';
@@ -66,7 +67,7 @@ describe('the breakwater umbrella', () => {
   });
 
   it('re-exports each value from its package (the same object, not a copy)', () => {
-    const packages = [core, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, decorators, springConfig] as Record<string, unknown>[];
+    const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, decorators, springConfig] as Record<string, unknown>[];
     for (const [name, value] of Object.entries(breakwater)) {
       expect(packages.some((pkg) => pkg[name] === value), name).toBe(true);
     }

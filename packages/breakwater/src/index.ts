@@ -49,7 +49,7 @@ export {
   type TimerHandle,
 } from '@breakwater/core';
 
-// The health snapshot for a /health endpoint or a readiness probe.
+// @breakwater/observe: the health snapshot for a /health endpoint or a readiness probe.
 export {
   health,
   type BulkheadHealth,
@@ -61,7 +61,7 @@ export {
   type OtherComponentHealth,
   type PoolBulkheadHealth,
   type RateLimiterHealth,
-} from '@breakwater/core';
+} from '@breakwater/observe';
 
 // @breakwater/circuit-breaker: the breaker, its registry, config, events, metrics, snapshots.
 export {

@@ -58,7 +58,7 @@ beforeAll(async () => {
     pool.run({ value: 7 }).then((r) => console.log(r), (e) => console.error(e)).finally(() => pool.close());\n`,
   );
   writeFileSync(join(app, 'cjs.cjs'), `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`);
-  const packages = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config', 'breakwater'];
+  const packages = ['@breakwater/core', '@breakwater/observe', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config', 'breakwater'];
   await npm(['install', ...packages.map(tarball)]);
 }, 120_000);
 

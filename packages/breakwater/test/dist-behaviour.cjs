@@ -326,6 +326,16 @@ const checks = {
     });
     assert.equal(await settled(result, clock), 2);
   },
+
+  // @breakwater/observe (and the umbrella's re-export): the health snapshot of a real breaker, read by its shape.
+  health: async ({ health, CircuitBreaker, VirtualClock }) => {
+    const breaker = new CircuitBreaker('dist', { clock: new VirtualClock() });
+    assert.equal(health(breaker).status, 'UP');
+    breaker.transitionToOpenState();
+    const snapshot = health(breaker);
+    assert.equal(snapshot.status, 'DEGRADED');
+    assert.equal(snapshot.components.circuitBreakers.dist.status, 'CIRCUIT_OPEN');
+  },
 };
 
 async function main() {

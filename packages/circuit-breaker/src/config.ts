@@ -71,7 +71,7 @@ export interface CircuitBreakerConfig {
   /** When false, `CallNotPermittedError` carries no stack (cheap rejections). Default true. */
   readonly writableStackTraceEnabled?: boolean | undefined;
   /**
-   * Resilience4j's name: when true, `health()` (`@breakwater/core`) shows this breaker OPEN or
+   * Resilience4j's name: when true, `health()` (`@breakwater/observe`) shows this breaker OPEN or
    * FORCED_OPEN as `DOWN`, which makes the whole snapshot `DOWN` (HTTP 503 for a readiness probe).
    * Default false: it is `CIRCUIT_OPEN` and the snapshot `DEGRADED`. Changes nothing else.
    */

@@ -1,5 +1,6 @@
 // The user's surface: time, durations, configuration checks, errors, events, the `Policy` types,
-// abortable waits, predicates and the `Registry`. What Breakwater's own policies are built with
+// abortable waits, predicates and the `Registry` (`health()` and the exporters' reader are
+// `@breakwater/observe`). What Breakwater's own policies are built with
 // (the call protocol, process hold, wait queues, warning helpers) is at `@breakwater/core/internal`.
 export { systemClock, wallTime, type Clock, type TimerHandle } from './clock.js';
 export { VirtualClock } from './virtual-clock.js';
@@ -21,15 +22,3 @@ export { onAbort, sleep } from './abort.js';
 export type { ArgsAwareLayer, InnerLayers } from './layer.js';
 export { errorMatcher, type ErrorClass, type ErrorPredicate } from './predicates.js';
 export { Registry, type RegistryEvents, type RegistryOptions } from './registry.js';
-export {
-  health,
-  type BulkheadHealth,
-  type CircuitBreakerHealth,
-  type ComponentStatus,
-  type CountersHealth,
-  type HealthSnapshot,
-  type HealthStatus,
-  type OtherComponentHealth,
-  type PoolBulkheadHealth,
-  type RateLimiterHealth,
-} from './health.js';

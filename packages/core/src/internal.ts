@@ -1,5 +1,5 @@
 // `@breakwater/core/internal`: what Breakwater's own packages are built with, for an author of a
-// policy, a layer or an exporter who wants to write them the same way. Not needed to use
+// policy or a layer who wants to write them the same way. Not needed to use
 // Breakwater (the main entry, `@breakwater/core`, has that); these names may change in a minor
 // version. Import the `Policy` types, errors and clocks from the main entry.
 export { closest, describeValue, didYouMean, isPlainObject } from './config.js';
@@ -11,24 +11,3 @@ export { isArgsAwareLayer } from './layer.js';
 export { callbackThrew, describeThrown, warnOnce } from './warn.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';
 export { WaitQueue, type Waiter, type WaitQueueOptions } from './wait-queue.js';
-export {
-  BREAKER_STATES,
-  CALL_KINDS,
-  isObservedComponent,
-  isObservedRegistry,
-  labelValue,
-  stateLabel,
-  type ObservedBreakerState,
-  type ObservedBulkhead,
-  type ObservedCallKind,
-  type ObservedCircuitBreaker,
-  type ObservedComponent,
-  type ObservedPoolBulkhead,
-  type ObservedRateLimiter,
-  type ObservedRegistry,
-  type ObservedRetry,
-  type ObservedTimeLimiter,
-  type ObservedTransition,
-} from './observed.js';
-export { BreakerObservation, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
-export { OBSERVED_SERIES, type ObservedSample, type ObservedSeries } from './observed-series.js';

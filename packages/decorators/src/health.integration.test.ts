@@ -1,7 +1,8 @@
-// core's `health()` on the real components of the workspace packages (dev dependencies of this
+// `health()` (@breakwater/observe) on the real components of the workspace packages (dev dependencies of this
 // one): it reads them by shape, so this holds the shapes it assumes against the real ones.
 import { deferred } from '@breakwater/test-support';
-import { health, VirtualClock } from '@breakwater/core';
+import { VirtualClock } from '@breakwater/core';
+import { health } from '@breakwater/observe';
 import { Bulkhead, PoolBulkhead } from '@breakwater/bulkhead';
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { RateLimiter } from '@breakwater/rate-limiter';

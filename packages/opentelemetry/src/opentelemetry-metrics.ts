@@ -1,5 +1,5 @@
+import { describeValue } from '@breakwater/core/internal';
 import {
-  describeValue,
   labelValue,
   OBSERVED_SERIES,
   ObservedComponents,
@@ -9,7 +9,7 @@ import {
   type ObservedComponent,
   type ObservedSample,
   type ObservedRegistry,
-} from '@breakwater/core/internal';
+} from '@breakwater/observe';
 import type { Attributes, BatchObservableResult, Histogram, Meter, Observable } from '@opentelemetry/api';
 
 /**

@@ -1,5 +1,5 @@
 import type { PoolBulkhead } from '@breakwater/bulkhead';
-import { OBSERVED_SERIES } from '@breakwater/core/internal';
+import { OBSERVED_SERIES } from '@breakwater/observe';
 import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegistry, poolBulkheadOneRunningOneQueued, rateLimiterWithOneWaiter, retryFourOutcomes, timeLimiterThreeOutcomes } from '@breakwater/exporter-scenarios';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';

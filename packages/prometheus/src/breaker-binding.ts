@@ -1,4 +1,4 @@
-import type { ObservedCallKind, CallRecorder } from '@breakwater/core/internal';
+import type { ObservedCallKind, CallRecorder } from '@breakwater/observe';
 
 /**
  * One histogram child: the counts of one breaker and call kind, bound once. An observation is

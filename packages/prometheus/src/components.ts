@@ -1,7 +1,7 @@
 // The components the exporter reads, described by their shape (`kind`, `name`, `metrics`, …).
 // The reader is @breakwater/core's (`observed.ts`), shared with @breakwater/opentelemetry; these
 // are its types under the names this package has always published.
-import type * as core from '@breakwater/core/internal';
+import type * as observe from '@breakwater/observe';
 
 /**
  * The six states of a breaker, as `breaker.state` names them (lower-cased in the `state` label).
@@ -11,7 +11,7 @@ import type * as core from '@breakwater/core/internal';
  * const state: BreakerStateName = breaker.state; // 'CLOSED' → state="closed"
  * ```
  */
-export type BreakerStateName = core.ObservedBreakerState;
+export type BreakerStateName = observe.ObservedBreakerState;
 
 /**
  * How a breaker's per-call hook classifies a recorded call: the `kind` label of the call histogram.
@@ -21,7 +21,7 @@ export type BreakerStateName = core.ObservedBreakerState;
  * breaker.observeCalls((kind: CallKind, elapsedMs) => log(kind, elapsedMs));
  * ```
  */
-export type CallKind = core.ObservedCallKind;
+export type CallKind = observe.ObservedCallKind;
 
 /**
  * A `stateTransition` event as the exporter reads it: the labels of `_circuitbreaker_transitions_total`.
@@ -31,7 +31,7 @@ export type CallKind = core.ObservedCallKind;
  * breaker.on('stateTransition', (e: TransitionEvent) => log(`${e.from} → ${e.to} (${e.cause})`));
  * ```
  */
-export type TransitionEvent = core.ObservedTransition;
+export type TransitionEvent = observe.ObservedTransition;
 
 /**
  * What the exporter reads of a `CircuitBreaker` (`@breakwater/circuit-breaker`).
@@ -41,7 +41,7 @@ export type TransitionEvent = core.ObservedTransition;
  * const breaker: CircuitBreakerLike = new CircuitBreaker('pg');
  * ```
  */
-export type CircuitBreakerLike = core.ObservedCircuitBreaker;
+export type CircuitBreakerLike = observe.ObservedCircuitBreaker;
 
 /**
  * What the exporter reads of a `Retry` (`@breakwater/retry`).
@@ -51,7 +51,7 @@ export type CircuitBreakerLike = core.ObservedCircuitBreaker;
  * const component: RetryLike = new Retry('pg');
  * ```
  */
-export type RetryLike = core.ObservedRetry;
+export type RetryLike = observe.ObservedRetry;
 
 /**
  * What the exporter reads of a `TimeLimiter` (`@breakwater/time-limiter`).
@@ -61,7 +61,7 @@ export type RetryLike = core.ObservedRetry;
  * const component: TimeLimiterLike = new TimeLimiter('pg');
  * ```
  */
-export type TimeLimiterLike = core.ObservedTimeLimiter;
+export type TimeLimiterLike = observe.ObservedTimeLimiter;
 
 /**
  * What the exporter reads of a semaphore `Bulkhead` (`@breakwater/bulkhead`).
@@ -71,7 +71,7 @@ export type TimeLimiterLike = core.ObservedTimeLimiter;
  * const component: BulkheadLike = new Bulkhead('pg');
  * ```
  */
-export type BulkheadLike = core.ObservedBulkhead;
+export type BulkheadLike = observe.ObservedBulkhead;
 
 /**
  * What the exporter reads of a `PoolBulkhead` or `WorkerPoolBulkhead` (`@breakwater/bulkhead`).
@@ -81,7 +81,7 @@ export type BulkheadLike = core.ObservedBulkhead;
  * const component: PoolBulkheadLike = new PoolBulkhead('cpu');
  * ```
  */
-export type PoolBulkheadLike = core.ObservedPoolBulkhead;
+export type PoolBulkheadLike = observe.ObservedPoolBulkhead;
 
 /**
  * What the exporter reads of a `RateLimiter` (`@breakwater/rate-limiter`).
@@ -91,7 +91,7 @@ export type PoolBulkheadLike = core.ObservedPoolBulkhead;
  * const component: RateLimiterLike = new RateLimiter('api');
  * ```
  */
-export type RateLimiterLike = core.ObservedRateLimiter;
+export type RateLimiterLike = observe.ObservedRateLimiter;
 
 /**
  * Any component the exporter publishes, told apart by its `kind`.
@@ -102,7 +102,7 @@ export type RateLimiterLike = core.ObservedRateLimiter;
  * for (const c of components) metrics.add(c);
  * ```
  */
-export type ExportedComponent = core.ObservedComponent;
+export type ExportedComponent = observe.ObservedComponent;
 
 /**
  * What the exporter reads of a registry (core's `Registry` and every kind's registry): its
@@ -113,4 +113,4 @@ export type ExportedComponent = core.ObservedComponent;
  * const breakers: RegistryLike<CircuitBreakerLike> = new CircuitBreakerRegistry();
  * ```
  */
-export type RegistryLike<I extends ExportedComponent = ExportedComponent> = core.ObservedRegistry<I>;
+export type RegistryLike<I extends ExportedComponent = ExportedComponent> = observe.ObservedRegistry<I>;

@@ -1,4 +1,5 @@
-import { describeValue, ObservedComponents } from '@breakwater/core/internal';
+import { describeValue } from '@breakwater/core/internal';
+import { ObservedComponents } from '@breakwater/observe';
 import type { Registry, RegistryContentType } from 'prom-client';
 import { CallCells } from './breaker-binding.js';
 import type { ExportedComponent, RegistryLike } from './components.js';

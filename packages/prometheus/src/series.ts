@@ -1,4 +1,4 @@
-import { CALL_KINDS, labelValue, OBSERVED_SERIES, type ObservedSample, type ObservedSeries, type ObservedSnapshot } from '@breakwater/core/internal';
+import { CALL_KINDS, labelValue, OBSERVED_SERIES, type ObservedSample, type ObservedSeries, type ObservedSnapshot } from '@breakwater/observe';
 import type { Registry, RegistryContentType } from 'prom-client';
 import type { CallCell, CallCells } from './breaker-binding.js';
 import { pulledCounter, pulledGauge, pulledHistogram, type Sample } from './pulled.js';

@@ -1,4 +1,5 @@
-import { health, VirtualClock } from '@breakwater/core';
+import { VirtualClock } from '@breakwater/core';
+import { health } from '@breakwater/observe';
 import { describe, expect, it } from 'vitest';
 import { fromConfig } from './from-config.js';
 import { classes, GatewayError } from './test-support.js';

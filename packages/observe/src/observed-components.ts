@@ -1,4 +1,4 @@
-import { describeValue } from './config.js';
+import { describeValue } from '@breakwater/core/internal';
 import {
   isObservedComponent,
   isObservedRegistry,

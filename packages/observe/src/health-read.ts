@@ -3,8 +3,8 @@
 // the first failure of a component is kept as its `reason`, and names are de-duplicated with one
 // counter per name.
 
-import { describeValue } from './config.js';
-import { Registry } from './registry.js';
+import { describeValue } from '@breakwater/core/internal';
+import { Registry } from '@breakwater/core';
 
 /** The longest reason text kept (a thrown message can be anything). */
 const MAX_REASON = 200;

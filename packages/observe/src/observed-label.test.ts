@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelValue } from './internal.js';
+import { labelValue } from './index.js';
 
 /** Whether `text` survives UTF-8 unchanged (a lone surrogate would become U+FFFD). */
 const isValidUtf8 = (text: string): boolean => new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'utf8')) === text;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Registry } from './index.js';
+import { Registry } from '@breakwater/core';
 import {
   OBSERVED_SERIES,
   ObservedComponents,
@@ -10,7 +10,7 @@ import {
   type ObservedCircuitBreaker,
   type ObservedSample,
   type ObservedTransition,
-} from './internal.js';
+} from './index.js';
 
 // The exporter-neutral reader, on shapes alone (core knows no policy package; the exporters'
 // tests hold it on real components).

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { health } from './health.js';
-import { Registry } from './registry.js';
+import { Registry } from '@breakwater/core';
 
 // Structural fakes: core may not depend on the policy packages (the real ones are held in
 // packages/decorators/src/health.integration.test.ts).
