@@ -2,7 +2,7 @@ import { VirtualClock } from '@breakwater/core';
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { libraryPipeline, isRefusal } from './model-support.js';
+import { libraryPipeline, isRefusal } from '../test/model-support.js';
 import { Arrivals } from './arrivals.js';
 import { BackendDraw, HANG, OK } from './backend.js';
 import { parseScenario } from './parse-scenario.js';

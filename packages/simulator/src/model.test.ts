@@ -1,6 +1,6 @@
 import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
-import { isRefusal, libraryPipeline } from './model-support.js';
+import { isRefusal, libraryPipeline } from '../test/model-support.js';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline, type BuiltLayer } from './pipeline.js';
 import { runConfiguration } from './simulate.js';

@@ -2,8 +2,8 @@
 import { BulkheadFullError, RequestNotPermittedError } from '@breakwater/core';
 import { CallNotPermittedError } from '@breakwater/circuit-breaker';
 import { decorate, type Pipeline } from '@breakwater/decorators';
-import type { BuiltLayer } from './pipeline.js';
-import type { StateChange } from './report.js';
+import type { BuiltLayer } from '../src/pipeline.js';
+import type { StateChange } from '../src/report.js';
 
 /** The layers as decorate() composes them, outermost first, and the breakers' state changes as they happen. */
 export function libraryPipeline(layers: readonly BuiltLayer[]): { pipeline: Pipeline; transitions: StateChange[] } {
