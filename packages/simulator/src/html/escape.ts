@@ -1,4 +1,5 @@
-// Everything that puts text into the HTML report goes through one of these. A scenario is user
+// What puts text into the HTML report: `escapeHtml` (which the `html` tag of html.ts applies to every
+// value), and the three for the raw-text elements (JSON, script, style). A scenario is user
 // input: a configuration named `<script>…` must render as text, and no value may close the
 // element it sits in.
 

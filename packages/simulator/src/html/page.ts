@@ -5,7 +5,7 @@
 // script parses.
 import type { SimulationReport } from '../report.js';
 import type { ChartData } from './chart-data.js';
-import { CHART_SCRIPT } from './client-script.generated.js';
+import { CHART_SCRIPT, PAGE_CSS } from './client-script.generated.js';
 import { inlineScript, inlineStyle, jsonForScript } from './escape.js';
 import { type Html, html, raw } from './html.js';
 import { formatMs } from '../format.js';
@@ -16,47 +16,6 @@ import type { UplotAssets } from './uplot-assets.js';
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-const PAGE_CSS = `
-:root { color-scheme: light; --ink: #1f2328; --muted: #5f6670; --line: #d8dde3; --band: #f5f7f9; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
-main { max-width: 1360px; margin: 0 auto; padding: 20px 24px 48px; }
-h1 { font-size: 22px; margin: 0 0 4px; overflow-wrap: anywhere; }
-h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 16px; margin: 24px 0 6px; overflow-wrap: anywhere; }
-h4 { font-size: 14px; margin: 14px 0 6px; }
-.meta, .note, .settings { color: var(--muted); }
-.settings { font-size: 12px; font-weight: normal; }
-.settings span { display: inline-block; margin-right: 8px; overflow-wrap: anywhere; }
-#summary th[scope=row] { min-width: 220px; max-width: 320px; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 4px 8px; text-align: right; border-bottom: 1px solid var(--line); vertical-align: top; }
-td { white-space: nowrap; }
-th[scope=row], thead th:first-child, thead th.name { text-align: left; max-width: 340px; overflow-wrap: anywhere; }
-thead th { background: var(--band); font-weight: 600; max-width: 96px; vertical-align: bottom; }
-td small { color: var(--muted); display: block; font-size: 11px; }
-td.rank { font-weight: 600; text-align: center; }
-td.score { font-weight: 600; }
-td small.tie { display: inline-block; margin-top: 2px; }
-.tie { color: #8a5a00; background: #fff3d6; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: normal; white-space: nowrap; }
-ul.verdict { margin: 6px 0; padding-left: 18px; }
-#ranking small.range { color: var(--muted); }
-tr.total th, tr.total td { font-weight: 600; }
-table.changes td, table.changes th { text-align: left; }
-.state { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
-.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
-figure { margin: 18px 0 8px; }
-figcaption { font-weight: 600; margin-bottom: 2px; }
-figcaption span { font-weight: normal; color: var(--muted); }
-.chart { width: 100%; min-height: 120px; }
-.uplot { width: 100%; }
-.u-legend { font-size: 12px; }
-.key { color: var(--muted); font-size: 12px; }
-.key span { margin-right: 14px; white-space: nowrap; }
-ol li { margin: 2px 0; overflow-wrap: anywhere; }
-footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
-`;
 
 // Each chart: its container's data-chart name, its title and what it shows.
 const CHARTS: readonly (readonly [string, string, string])[] = [
