@@ -5,7 +5,7 @@ import { redisSuite } from '@breakwater/test-support/redis';
 import { keySlot } from '../keys.js';
 import { breakerKeys } from './keys.js';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
-import { fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
+import { connections, fail, FAST, fleetOnRedis, nextEvent, reaches, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 describe('RedisBreakerSync configuration', () => {
   const client = { isReady: true, evalSha: async () => [], eval: async () => [], on: () => {}, off: () => {} };
@@ -52,10 +52,7 @@ redisSuite('RedisBreakerSync protocol', () => {
 
   it('sends nothing to Redis per call: only a state change does', async () => {
     const name = uniqueName('quiet');
-    const client = createClient({ url: fleet.redis().url });
-    const subscriber = client.duplicate();
-    for (const c of [client, subscriber]) c.on('error', () => {});
-    await Promise.all([client.connect(), subscriber.connect()]);
+    const { client, subscriber } = await connections(fleet.redis().url);
     const sent: string[] = [];
     const counting = Object.assign(Object.create(client) as typeof client, {
       sendCommand: (args: string[]) => (sent.push(args[0]!), client.sendCommand(args)),
@@ -140,10 +137,7 @@ redisSuite('RedisBreakerSync protocol', () => {
   });
 
   it("adds one error and one ready listener to each connection (what the README says), and removes them on close", async () => {
-    const client = createClient({ url: fleet.redis().url });
-    const subscriber = client.duplicate();
-    for (const c of [client, subscriber]) c.on('error', () => {}); // the application's own
-    await Promise.all([client.connect(), subscriber.connect()]);
+    const { client, subscriber } = await connections(fleet.redis().url); // with the application's own error listeners
     const counts = () => [client, subscriber].map((c) => [c.listenerCount('error'), c.listenerCount('ready')]);
     const before = counts();
     const sync = new RedisBreakerSync({ client, subscriber });

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createClient } from 'redis';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { redisSuite } from '@breakwater/test-support/redis';
 import { decodeAbandon, decodeDecide, decodeOpened, decodeOverride, decodeRead, decodeRenew, decodeTryLease } from './replies.js';
 import { RedisBreakerSync } from './redis-breaker-sync.js';
-import { fail, FAST, fleetOnRedis, nextEvent, uniqueName } from '../../test/breaker-sync/test-support.js';
+import { connections, fail, FAST, fleetOnRedis, nextEvent, uniqueName } from '../../test/breaker-sync/test-support.js';
 
 // Each script's reply decoded into what it means (a discriminated union); a reply the script never
 // gives is a store error, never a state.
@@ -54,10 +53,7 @@ redisSuite('RedisBreakerSync on a reply the script never gives', () => {
 
   it('is a storeError naming the script; nothing is applied and the sync goes on', async () => {
     const name = uniqueName('hostile');
-    const client = createClient({ url: fleet.redis().url });
-    const subscriber = client.duplicate();
-    for (const c of [client, subscriber]) c.on('error', () => {});
-    await Promise.all([client.connect(), subscriber.connect()]);
+    const { client, subscriber } = await connections(fleet.redis().url);
     let tamper = true;
     const hostile = Object.assign(Object.create(client) as typeof client, {
       evalSha: (sha: string, options: { keys: string[]; arguments: string[] }) => client.evalSha(sha, options).then((r) => (tamper ? ['FORCED_OPEN', 'x'] : r)),

@@ -52,6 +52,22 @@ export async function instance(url: string, options: Partial<RedisBreakerSyncOpt
   };
 }
 
+function newClient(url: string) {
+  return createClient({ url });
+}
+
+/** A node-redis client as the tests make them. */
+export type TestRedisClient = ReturnType<typeof newClient>;
+
+/** A connected command client and its subscriber duplicate on `url`, each with a silent `error` listener (the application's own). */
+export async function connections(url: string): Promise<{ client: TestRedisClient; subscriber: TestRedisClient }> {
+  const client = newClient(url);
+  const subscriber = client.duplicate();
+  for (const c of [client, subscriber]) c.on('error', () => {});
+  await Promise.all([client.connect(), subscriber.connect()]);
+  return { client, subscriber };
+}
+
 /** What {@link fleetOnRedis} gives a suite: its redis-server, and instances on it. */
 export interface Fleet {
   /** The suite's redis-server (started in its `beforeAll`). */
