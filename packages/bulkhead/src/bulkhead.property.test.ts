@@ -3,7 +3,7 @@ import { BulkheadFullError, VirtualClock } from '@breakwater/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bulkhead } from './bulkhead.js';
-import { scheduledWork, settleAll } from './test-support.js';
+import { scheduledWork, settleAll } from '../test/test-support.js';
 
 type Op =
   | { readonly kind: 'call'; readonly outcome: 'ok' | 'fail' | 'throw'; readonly abortable: boolean }

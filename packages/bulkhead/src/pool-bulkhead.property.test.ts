@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { PoolBulkhead } from './pool-bulkhead.js';
-import { scheduledWork, settleAll } from './test-support.js';
+import { scheduledWork, settleAll } from '../test/test-support.js';
 
 type Op =
   | { readonly kind: 'call'; readonly outcome: 'ok' | 'fail' | 'throw'; readonly abortable: boolean }

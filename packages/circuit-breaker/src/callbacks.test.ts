@@ -1,6 +1,6 @@
 import { ResultRecordedAsFailureError } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoomError, breakerOnClock, counts, expectNoLeakedTimers } from './test-support.js';
+import { BoomError, breakerOnClock, counts, expectNoLeakedTimers } from '../test/test-support.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

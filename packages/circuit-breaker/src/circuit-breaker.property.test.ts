@@ -3,7 +3,7 @@ import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerStateName } from './states.js';
-import { BoomError, IgnoredError } from './test-support.js';
+import { BoomError, IgnoredError } from '../test/test-support.js';
 
 type Op = { kind: 'call'; fail: boolean; ms: number } | { kind: 'advance'; ms: number };
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { CircuitBreakerRegistry } from './registry.js';
-import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { CallNotPermittedError } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

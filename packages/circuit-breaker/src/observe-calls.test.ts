@@ -1,7 +1,7 @@
 import { TimeoutError } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallObserver } from './events.js';
-import { BoomError, breakerOnClock, counts, expectNoLeakedTimers, IgnoredError } from './test-support.js';
+import { BoomError, breakerOnClock, counts, expectNoLeakedTimers, IgnoredError } from '../test/test-support.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

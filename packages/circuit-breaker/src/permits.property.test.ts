@@ -3,7 +3,7 @@ import { VirtualClock } from '@breakwater/core';
 import { flush } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { BoomError, IgnoredError } from './test-support.js';
+import { BoomError, IgnoredError } from '../test/test-support.js';
 
 afterEach(() => vi.restoreAllMocks());
 

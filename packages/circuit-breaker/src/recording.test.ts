@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BoomError, breakerOnClock, conformance, counts, emptyCounts, expectNoLeakedTimers, IgnoredError } from './test-support.js';
+import { BoomError, breakerOnClock, conformance, counts, emptyCounts, expectNoLeakedTimers, IgnoredError } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

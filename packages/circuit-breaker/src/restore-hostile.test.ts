@@ -4,7 +4,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
 import type { CircuitBreakerSnapshot, WindowSnapshot } from './snapshot.js';
 import { STATES } from './states.js';
-import { expectNoLeakedTimers, trackedClock } from './test-support.js';
+import { expectNoLeakedTimers, trackedClock } from '../test/test-support.js';
 
 // Snapshots no breaker with the restoring config could have produced (a store holds anything):
 // restore repairs what it can decide as the breaker would have (a decided half-open trial window,

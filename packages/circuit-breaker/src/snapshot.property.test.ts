@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
 import { STATES, type CircuitBreakerStateName } from './states.js';
-import { BoomError, expectNoLeakedTimers, IgnoredError, trackedClock } from './test-support.js';
+import { BoomError, expectNoLeakedTimers, IgnoredError, trackedClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

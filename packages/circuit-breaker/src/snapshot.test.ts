@@ -4,7 +4,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
 import type { RestoreOptions } from './restore.js';
 import type { CircuitBreakerSnapshot } from './snapshot.js';
-import { BoomError, breakerOnClock, conformance, expectNoLeakedTimers, trackedClock } from './test-support.js';
+import { BoomError, breakerOnClock, conformance, expectNoLeakedTimers, trackedClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreakerConfig } from './config.js';
-import { BoomError, breakerOnClock, expectNoLeakedTimers } from './test-support.js';
+import { BoomError, breakerOnClock, expectNoLeakedTimers } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -1,7 +1,7 @@
 import { CallNotPermittedError, IllegalStateTransitionError } from '@breakwater/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATES } from './states.js';
-import { BoomError, breakerOnClock, conformance, counts, emptyCounts, expectNoLeakedTimers, IgnoredError } from './test-support.js';
+import { BoomError, breakerOnClock, conformance, counts, emptyCounts, expectNoLeakedTimers, IgnoredError } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -3,7 +3,7 @@ import { BreakwaterError, CallNotPermittedError, TimeoutError, VirtualClock, typ
 import { twoFaced } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Fallback, type FallbackEvents } from './index.js';
-import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, watch } from './test-support.js';
+import { after, deaf, fakeRetry, fakeTimeLimiter, recorder, throwingThen, watch } from '../test/test-support.js';
 
 /** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
 const WALL = VirtualClock.DEFAULT_WALL_START;

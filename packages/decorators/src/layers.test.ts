@@ -17,7 +17,7 @@ import {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, Pipeline } from './index.js';
 import { checkKind, layerLabel } from './kinds.js';
-import { fakeRetry, recorder } from './test-support.js';
+import { fakeRetry, recorder } from '../test/test-support.js';
 
 /** A user's own args-aware layer: logs the arguments of each call on the way in, and of each failure. */
 class ArgsLog implements Policy, ArgsAwareLayer {

@@ -4,7 +4,7 @@ import { ROOT_CONTEXT } from '@breakwater/core/internal';
 import { twoFaced } from '@breakwater/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decorate, Pipeline } from './index.js';
-import { after, deaf, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder, throwingThen, watch } from './test-support.js';
+import { after, deaf, fakeBulkhead, fakeRateLimiter, fakeRetry, fakeTimeLimiter, racer, recorder, throwingThen, watch } from '../test/test-support.js';
 
 let clock = new VirtualClock();
 afterEach(() => {

@@ -3,7 +3,7 @@
 import { toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, type Pipeline } from './index.js';
-import { fakeRetry, recorder } from './test-support.js';
+import { fakeRetry, recorder } from '../test/test-support.js';
 
 interface PaymentRequest {
   readonly orderId: string;

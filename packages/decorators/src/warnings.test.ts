@@ -1,7 +1,7 @@
 import { TimeoutError, type Policy } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline } from './index.js';
-import { fakeRateLimiter, fakeRetry, recorder } from './test-support.js';
+import { fakeRateLimiter, fakeRetry, recorder } from '../test/test-support.js';
 
 const retry = fakeRetry('pg', 3);
 const breaker = recorder('circuitBreaker', 'pg', []);

@@ -2,7 +2,7 @@ import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+import { expectNoLeakedTimers, exporter, newClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

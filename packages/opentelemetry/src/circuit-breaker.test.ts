@@ -3,7 +3,7 @@ import { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, b
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, lines } from './test-support.js';
+import { expectNoLeakedTimers, exporter, lines } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -4,7 +4,7 @@ import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegist
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentName, OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter } from './test-support.js';
+import { expectNoLeakedTimers, exporter } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -3,7 +3,7 @@ import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, lines, newClock } from './test-support.js';
+import { expectNoLeakedTimers, lines, newClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Registry, type OpenMetricsContentType } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+import { expectNoLeakedTimers, exporter, newClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

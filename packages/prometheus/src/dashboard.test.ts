@@ -5,7 +5,7 @@ import { RateLimiterRegistry } from '@breakwater/rate-limiter';
 import { RetryRegistry } from '@breakwater/retry';
 import { TimeLimiterRegistry } from '@breakwater/time-limiter';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoLeakedTimers, exporter, newClock, seriesNames } from './test-support.js';
+import { expectNoLeakedTimers, exporter, newClock, seriesNames } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

@@ -1,6 +1,6 @@
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoLeakedTimers, exporter, newClock } from './test-support.js';
+import { expectNoLeakedTimers, exporter, newClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

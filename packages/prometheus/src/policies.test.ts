@@ -3,7 +3,7 @@ import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegist
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter, seriesNames } from './test-support.js';
+import { expectNoLeakedTimers, exporter, seriesNames } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 

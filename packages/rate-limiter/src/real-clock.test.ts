@@ -1,6 +1,6 @@
 import { systemClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
-import { driveOnClock } from './test-support.js';
+import { driveOnClock } from '../test/test-support.js';
 
 // The one test of this package on real time (docs/conventions.md: a system timer never fires before its due
 // time). It asserts counts — no cycle ever runs more than limitForPeriod calls, no call starts

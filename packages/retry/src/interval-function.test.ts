@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IntervalFunction, type IntervalState } from './index.js';
-import { randoms } from './test-support.js';
+import { randoms } from '../test/test-support.js';
 
 const state = (random: () => number, previousWaitMs = 0): IntervalState => ({ random, previousWaitMs });
 

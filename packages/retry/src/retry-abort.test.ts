@@ -3,7 +3,7 @@ import { VirtualClock } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry, type RetryConfig } from './index.js';
-import { scripted } from './test-support.js';
+import { scripted } from '../test/test-support.js';
 
 let clock: VirtualClock;
 let caller: AbortController;

@@ -2,7 +2,7 @@ import { VirtualClock } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaxRetriesExceededError, Retry, RetryBudget } from './index.js';
-import { scripted } from './test-support.js';
+import { scripted } from '../test/test-support.js';
 
 let clock: VirtualClock;
 

@@ -1,6 +1,6 @@
 import { VirtualClock } from '@breakwater/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scripted } from './test-support.js';
+import { scripted } from '../test/test-support.js';
 
 // What keeps a call cheap, asserted through the adapter's one way into p-retry
 // (`runAttemptsAfterFirst`) and its options builder (`loopOptions`), both spied on and otherwise

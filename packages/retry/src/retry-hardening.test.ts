@@ -2,7 +2,7 @@ import { VirtualClock } from '@breakwater/core';
 import { track, twoFaced } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { IntervalFunction, Retry, RetryRegistry, type RetryConfig } from './index.js';
-import { scripted } from './test-support.js';
+import { scripted } from '../test/test-support.js';
 
 /** Where a VirtualClock's wall time (an event's `time`) starts: events carry `time` = WALL + `at`. */
 const WALL = VirtualClock.DEFAULT_WALL_START;

@@ -2,7 +2,7 @@ import { VirtualClock } from '@breakwater/core';
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IntervalFunction, Retry, type RetryConfig } from './index.js';
-import { randoms, scripted } from './test-support.js';
+import { randoms, scripted } from '../test/test-support.js';
 
 let clock: VirtualClock;
 

@@ -2,7 +2,7 @@ import { CallNotPermittedError, TimeoutError, VirtualClock, type CallContext } f
 import { track } from '@breakwater/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Retry, RetryRegistry, type RetryConfig } from './index.js';
-import { scripted } from './test-support.js';
+import { scripted } from '../test/test-support.js';
 
 let clock: VirtualClock;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fromConfig } from './from-config.js';
-import { BusinessError, classes, GatewayError, TimeoutException } from './test-support.js';
+import { BusinessError, classes, GatewayError, TimeoutException } from '../test/test-support.js';
 
 // A whole Spring Boot application.yml, as a Java service would carry it: Spring's own sections next
 // to resilience4j, dotted keys, configs.default and instances with base-config, every spelling.

@@ -2,7 +2,7 @@ import { VirtualClock } from '@breakwater/core';
 import { health } from '@breakwater/observe';
 import { describe, expect, it } from 'vitest';
 import { fromConfig } from './from-config.js';
-import { classes, GatewayError } from './test-support.js';
+import { classes, GatewayError } from '../test/test-support.js';
 
 // What `yaml.parse(application.yml)` gives for the documents' settings.
 const applicationYml = {

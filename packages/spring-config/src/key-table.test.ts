@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fromConfig } from './from-config.js';
-import { fromConfigKeyTable } from './key-table.js';
-import { classes } from './test-support.js';
+import { fromConfigKeyTable } from '../test/key-table.js';
+import { classes } from '../test/test-support.js';
 
 describe('the key table of fromConfig', () => {
   const packages = {

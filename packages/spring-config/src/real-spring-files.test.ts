@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fromConfig } from './from-config.js';
-import { classes } from './test-support.js';
+import { classes } from '../test/test-support.js';
 
 // fromConfig on the Spring files services really have (issue 18, item 14): Resilience4j Spring
 // Boot's metrics switches, placeholders, several unmapped names at once, the aspect orders, long

@@ -1,7 +1,7 @@
 import { BulkheadFullError, RequestNotPermittedError, VirtualClock } from '@breakwater/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromConfig } from './from-config.js';
-import { classes, GatewayError } from './test-support.js';
+import { classes, GatewayError } from '../test/test-support.js';
 
 // The rest of 'fromConfig on a whole application.yml' (application-yml.test.ts): stack traces, the
 // legacy names of instances, the JVM-only sections, waits, lenient class binding.

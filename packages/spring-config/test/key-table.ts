@@ -1,10 +1,10 @@
 // The key table as data, for the tests and the README: what fromConfig does with every option of
 // every package, and with every Spring-only property.
-import type { ValueKind } from './option-tables.js';
-import { ASPECT_ORDER_NOTE } from './aspect-order.js';
-import { SECTION_IGNORED } from './section-settings.js';
-import { OTHER_SECTIONS, SECTIONS } from './sections.js';
-import { kebabCase, relaxedName } from './relaxed-binding.js';
+import type { ValueKind } from '../src/option-tables.js';
+import { ASPECT_ORDER_NOTE } from '../src/aspect-order.js';
+import { SECTION_IGNORED } from '../src/section-settings.js';
+import { OTHER_SECTIONS, SECTIONS } from '../src/sections.js';
+import { kebabCase, relaxedName } from '../src/relaxed-binding.js';
 
 /** What fromConfig does with one option of a package: gives it from a Spring property, or refuses it (why). */
 type OptionEntry = { mapped: string; kind: ValueKind; values?: readonly string[] } | { refused: string };

@@ -1,8 +1,8 @@
 import { VirtualClock } from '@breakwater/core';
 import { expect } from 'vitest';
-import { CircuitBreaker } from './circuit-breaker.js';
-import type { CircuitBreakerConfig } from './config.js';
-import type { CircuitBreakerMetrics } from './metrics.js';
+import { CircuitBreaker } from '../src/circuit-breaker.js';
+import type { CircuitBreakerConfig } from '../src/config.js';
+import type { CircuitBreakerMetrics } from '../src/metrics.js';
 
 const clocks: VirtualClock[] = [];
 

@@ -1,6 +1,6 @@
 // Helpers shared by this package's tests (not part of the public surface).
 import { RequestNotPermittedError, type Clock } from '@breakwater/core';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from '../src/rate-limiter.js';
 
 /** One call of {@link driveOnClock}: when it was reserved, the wait it was given, when its fn started. */
 export interface DrivenCall {

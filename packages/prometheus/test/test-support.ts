@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { PrometheusMetrics, type PrometheusMetricsOptions } from './index.js';
+import { PrometheusMetrics, type PrometheusMetricsOptions } from '../src/index.js';
 
 // The clock bookkeeping is the scenarios' own (one list of clocks for the scenarios and the tests).
 export { expectNoLeakedTimers, newClock } from '@breakwater/exporter-scenarios';

@@ -1,6 +1,6 @@
 import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData, type MetricData, type ViewOptions } from '@opentelemetry/sdk-metrics';
 import { expect } from 'vitest';
-import { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from './index.js';
+import { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from '../src/index.js';
 
 // The clock bookkeeping is the scenarios' own (one list of clocks for the scenarios and the tests).
 export { expectNoLeakedTimers, newClock } from '@breakwater/exporter-scenarios';
