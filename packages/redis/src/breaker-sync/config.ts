@@ -18,7 +18,9 @@ import { MAX_MS } from './bounds.js';
  * ```
  */
 export interface BreakerSyncClient extends ScriptClient {
+  // biome-ignore lint/suspicious/noExplicitAny: node-redis's listeners (an EventEmitter's) take any[]; the shape must accept its client
   on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: node-redis's listeners (an EventEmitter's) take any[]; the shape must accept its client
   off(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
 }
 
@@ -33,7 +35,9 @@ export interface BreakerSyncClient extends ScriptClient {
  */
 export interface BreakerSyncSubscriber {
   readonly isReady: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: node-redis's listeners (an EventEmitter's) take any[]; the shape must accept its client
   on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: node-redis's listeners (an EventEmitter's) take any[]; the shape must accept its client
   off(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
   unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;

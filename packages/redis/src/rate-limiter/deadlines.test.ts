@@ -1,6 +1,6 @@
 import { VirtualClock } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
-import { CommandTimeoutError, Deadlines } from './deadlines.js';
+import { type CommandTimeoutError, Deadlines } from './deadlines.js';
 
 // On a VirtualClock: a real store bounds its round trips on systemClock, the same code.
 describe('Deadlines', () => {

@@ -1,4 +1,4 @@
-import { CircuitBreaker, type CircuitBreakerConfig, type CircuitBreakerStateName } from '@breakwater/circuit-breaker';
+import type { CircuitBreaker, CircuitBreakerConfig, CircuitBreakerStateName } from '@breakwater/circuit-breaker';
 import type { EventOf } from '@breakwater/core';
 import { createClient } from 'redis';
 import { afterAll, beforeAll } from 'vitest';
