@@ -1,5 +1,5 @@
 import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import type { MemoryResult } from './report.js';
+import type { MemoryResult } from './results.js';
 import { work } from './work.js';
 
 /** `globalThis.gc`, which `node --expose-gc` provides. */

@@ -1,18 +1,4 @@
-import type { Results, Target, Verdict } from './report.js';
-
-/** Row 11: a RedisRateLimiter against rate-limiter-flexible's RateLimiterRedis on the same redis-server. */
-export interface RedisRowResult {
-  /** `11a` (latency: one acquire at a time) or `11b` (throughput: 100 in flight). */
-  readonly id: string;
-  readonly title: string;
-  /** `µs/op` (lower is better) or `ops/s` (higher is better). */
-  readonly unit: 'µs/op' | 'ops/s';
-  readonly breakwater: number;
-  readonly peer: number;
-  readonly peerName: string;
-  /** Where the server was (`REDIS_URL` or 127.0.0.1:6379). */
-  readonly server: string;
-}
+import type { RedisRowResult, Results, Target, Verdict } from './results.js';
 
 function ratio(r: RedisRowResult): number {
   return r.breakwater / r.peer;

@@ -20,7 +20,7 @@ import { RedisRateLimiter } from '@breakwater/redis';
 import { createClient } from 'redis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { median } from './harness.js';
-import type { RedisRowResult } from './redis-report.js';
+import type { RedisRowResult } from './results.js';
 
 type Acquire = () => Promise<unknown>;
 

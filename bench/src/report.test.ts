@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { median } from './harness.js';
-import { bestPeer, explained, exporterOverheadAtMost, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, tableLines, withinRatio, type Results, type RowResult } from './report.js';
+import { bestPeer, explained, exporterOverheadAtMost, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, tableLines, withinRatio } from './report.js';
+import type { Results, RowResult } from './results.js';
 
 // The harness's arithmetic: what a target says of given figures (no timing here).
 const row = (id: string, floorNs: number, cases: [string, 'breakwater' | 'peer', number, boolean?][]): RowResult => ({

@@ -3,7 +3,7 @@ import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { PrometheusMetrics } from '@breakwater/prometheus';
 import { Registry } from 'prom-client';
 import { median } from './harness.js';
-import type { ScrapeResult } from './report.js';
+import type { ScrapeResult } from './results.js';
 import { work } from './work.js';
 
 /**

@@ -1,19 +1,5 @@
 import { parseScenario, simulate } from '@breakwater/simulator';
-import type { Results, Target } from './report.js';
-
-/** Row 13: the simulator's engine — simulated traffic through Retry → CircuitBreaker → TimeLimiter. */
-export interface SimulatorResult {
-  readonly id: string;
-  readonly title: string;
-  /** Simulated time, ms, and the requests in it. */
-  readonly simulatedMs: number;
-  readonly requests: number;
-  /** Breaker calls (every attempt), for scale. */
-  readonly breakerCalls: number;
-  /** Wall time of the run, ms (the median of `runs`). */
-  readonly ms: number;
-  readonly runs: number;
-}
+import type { Results, SimulatorResult, Target } from './results.js';
 
 /**
  * The scenario of row 13: 1 000 requests/s for `minutes` simulated minutes through Retry(3, 100 ms)

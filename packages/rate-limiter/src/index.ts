@@ -1,7 +1,7 @@
-export { RateLimiter } from './rate-limiter.js';
+export { RateLimiter, type SharedRateLimiter, type SharedRateLimiterFactory } from './rate-limiter.js';
 export { weightedPolicy, withPermitsOf, type ExecuteWithPermits, type RateLimiterPolicy } from './weighted-policy.js';
 export { DrainOnResult } from './drain-on-result.js';
-export type { SharedRateLimiter, SharedRateLimiterFactory, SharedRateLimiterHandle, SharedRateLimiterOptions } from './shared.js';
+export type { SharedRateLimiterHandle, SharedRateLimiterOptions } from './shared.js';
 export { RateLimiterRegistry } from './registry.js';
 export type { CallOutcome, RateLimiterConfig, ResolvedRateLimiterConfig } from './config.js';
 export { checkPermits, RATE_LIMITER_OPTIONS } from './config.js';

@@ -6,10 +6,49 @@ import { DrainOnResult } from './drain-on-result.js';
 import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetrics } from './events.js';
 import { LocalPermitState, type PermitState } from './permit-state.js';
 import { Permits } from './permits.js';
-import { handleOf, sharedFactory, type SharedRateLimiterFactory, type SharedRateLimiterHandle } from './shared.js';
+import { handleOf, sharedFactory, type SharedRateLimiterHandle, type SharedRateLimiterOptions } from './shared.js';
 import { withPermitsOf, type RateLimiterPolicy } from './weighted-policy.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/**
+ * A {@link RateLimiter} made by `RateLimiter.shared`: its state is shared, and so it has a `handle`.
+ *
+ * @example
+ * ```ts
+ * const pg: SharedRateLimiter = RateLimiter.shared('pg', { limitForPeriod: 10 });
+ * worker.postMessage(pg.handle);
+ * ```
+ */
+export type SharedRateLimiter = RateLimiter & { readonly handle: SharedRateLimiterHandle };
+
+/**
+ * `RateLimiter.shared`: a limiter whose cycle state (cycle, permissions, `limitForPeriod`) lives in
+ * a `SharedArrayBuffer`, so that worker threads share one limit.
+ *
+ * - `RateLimiter.shared(name, config)` makes a new shared state (the options of `new RateLimiter`;
+ *   `limitForPeriod` at most 2^31 − 1);
+ * - `RateLimiter.shared(handle, options?)`, in any thread, attaches to the state of
+ *   `limiter.handle` (`options`: the per-thread ones, {@link SharedRateLimiterOptions}).
+ *
+ * Each thread's limiter has the whole `RateLimiter` API and its own waiters, events and metrics;
+ * all reserve from the same permits, and `changeLimitForPeriod` and `drainPermissions` act on them
+ * for every thread. A bad handle throws a `TypeError` naming what is wrong.
+ *
+ * @example
+ * ```ts
+ * // main thread
+ * const pg = RateLimiter.shared('pg', { limitForPeriod: 100, limitRefreshPeriod: '1s' });
+ * new Worker(new URL('./worker.js', import.meta.url), { workerData: { pg: pg.handle } });
+ * // worker.js
+ * const pg = RateLimiter.shared(workerData.pg);
+ * await pg.execute(() => fetch(url));
+ * ```
+ */
+export interface SharedRateLimiterFactory {
+  (name: string, config?: RateLimiterConfig): SharedRateLimiter;
+  (handle: SharedRateLimiterHandle, options?: SharedRateLimiterOptions): SharedRateLimiter;
+}
 
 /**
  * An atomic rate limiter: Resilience4j's `AtomicRateLimiter` arithmetic, with no scheduler.
@@ -88,7 +127,7 @@ export class RateLimiter implements Policy {
    * const pg = RateLimiter.shared('pg', { limitForPeriod: 100, limitRefreshPeriod: '1s' });
    * ```
    */
-  static readonly shared: SharedRateLimiterFactory = sharedFactory((name, config, state) => new RateLimiter(name, config, state));
+  static readonly shared: SharedRateLimiterFactory = sharedFactory((name, config, state) => new RateLimiter(name, config, state) as SharedRateLimiter);
 
   /**
    * What passes this limiter to a worker thread (`postMessage`, `workerData`, a task's payload) to

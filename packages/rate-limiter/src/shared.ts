@@ -3,7 +3,6 @@ import { describeValue, isPlainObject } from '@breakwater/core/internal';
 import { resolveRateLimiterConfig, type RateLimiterConfig } from './config.js';
 import { MAX_SHARED_LIMIT, monotonicNow, SHARED_STATE_BYTES, SharedPermitState } from './shared-state.js';
 import type { PermitState } from './permit-state.js';
-import type { RateLimiter } from './rate-limiter.js';
 
 /** The `type` of every {@link SharedRateLimiterHandle}. */
 const HANDLE_TYPE = 'breakwater.sharedRateLimiter';
@@ -57,50 +56,19 @@ export interface SharedRateLimiterOptions {
 const ATTACH_KEYS = ['timeoutDuration', 'drainPermissionsOnResult', 'writableStackTraceEnabled', 'clock'] as const;
 
 /**
- * A {@link RateLimiter} made by `RateLimiter.shared`: its state is shared, and so it has a `handle`.
- *
- * @example
- * ```ts
- * const pg: SharedRateLimiter = RateLimiter.shared('pg', { limitForPeriod: 10 });
- * worker.postMessage(pg.handle);
- * ```
+ * `RateLimiter.shared`'s two forms, building limiters of type `L` with `build` (the RateLimiter
+ * constructor, given a state). Generic so that this module needs nothing of `rate-limiter.ts`
+ * (which uses it): `RateLimiter.shared` is `sharedFactory<SharedRateLimiter>(…)`, typed there as a
+ * `SharedRateLimiterFactory`.
  */
-export type SharedRateLimiter = RateLimiter & { readonly handle: SharedRateLimiterHandle };
-
-/**
- * `RateLimiter.shared`: a limiter whose cycle state (cycle, permissions, `limitForPeriod`) lives in
- * a `SharedArrayBuffer`, so that worker threads share one limit.
- *
- * - `RateLimiter.shared(name, config)` makes a new shared state (the options of `new RateLimiter`;
- *   `limitForPeriod` at most 2^31 − 1);
- * - `RateLimiter.shared(handle, options?)`, in any thread, attaches to the state of
- *   `limiter.handle` (`options`: the per-thread ones, {@link SharedRateLimiterOptions}).
- *
- * Each thread's limiter has the whole `RateLimiter` API and its own waiters, events and metrics;
- * all reserve from the same permits, and `changeLimitForPeriod` and `drainPermissions` act on them
- * for every thread. A bad handle throws a `TypeError` naming what is wrong.
- *
- * @example
- * ```ts
- * // main thread
- * const pg = RateLimiter.shared('pg', { limitForPeriod: 100, limitRefreshPeriod: '1s' });
- * new Worker(new URL('./worker.js', import.meta.url), { workerData: { pg: pg.handle } });
- * // worker.js
- * const pg = RateLimiter.shared(workerData.pg);
- * await pg.execute(() => fetch(url));
- * ```
- */
-export interface SharedRateLimiterFactory {
-  (name: string, config?: RateLimiterConfig): SharedRateLimiter;
-  (handle: SharedRateLimiterHandle, options?: SharedRateLimiterOptions): SharedRateLimiter;
-}
-
-/** `RateLimiter.shared`, building limiters with `build` (the RateLimiter constructor, given a state). */
-export function sharedFactory(build: (name: string, config: RateLimiterConfig, state: PermitState) => RateLimiter): SharedRateLimiterFactory {
+export function sharedFactory<L>(build: (name: string, config: RateLimiterConfig, state: PermitState) => L): {
+  (name: string, config?: RateLimiterConfig): L;
+  (handle: SharedRateLimiterHandle, options?: SharedRateLimiterOptions): L;
+} {
   return ((nameOrHandle: unknown, config?: unknown) => {
     const { name, config: c, state } = openShared(nameOrHandle, config);
-    return build(name, c, state) as SharedRateLimiter;
-  }) as SharedRateLimiterFactory;
+    return build(name, c, state);
+  }) as ReturnType<typeof sharedFactory<L>>;
 }
 
 /** A limiter to build over a shared state: its name, its config, and the state. */
