@@ -28,7 +28,7 @@ export class CallCell {
 }
 
 /**
- * A breaker's call histogram children, one per kind, bound once; core's `BreakerObservation` feeds
+ * A breaker's call histogram children, one per kind, bound once; observe's `BreakerObservation` feeds
  * it from `observeCalls` (and counts the breaker's transitions beside it).
  */
 export class CallCells implements CallRecorder {

@@ -1,5 +1,5 @@
 // The components the exporter reads, described by their shape (`kind`, `name`, `metrics`, …).
-// The reader is @breakwater/core's (`observed.ts`), shared with @breakwater/opentelemetry; these
+// The reader is @breakwater/observe's (`observed.ts`), shared with @breakwater/opentelemetry; these
 // are its types under the names this package has always published.
 import type * as observe from '@breakwater/observe';
 

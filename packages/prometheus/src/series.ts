@@ -3,7 +3,7 @@ import type { Registry, RegistryContentType } from 'prom-client';
 import type { CallCell, CallCells } from './breaker-binding.js';
 import { pulledCounter, pulledGauge, pulledHistogram, type Sample } from './pulled.js';
 
-/** What one scrape reads: every exported component once, its `metrics` read once (core's reader). */
+/** What one scrape reads: every exported component once, its `metrics` read once (observe's reader). */
 export type Snapshot = ObservedSnapshot<CallCells>;
 
 /** `_calls_seconds_max`: Prometheus only (an OTel histogram keeps its own max), read from this package's cells. */
@@ -12,7 +12,7 @@ const CALLS_MAX: ObservedSeries<'breakers'> = {
   samples: ({ c, binding }, out) => { const calls = binding?.calls as CallCells | undefined; const name = labelValue(c.name); if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name, kind }, value: takeMax(calls.cells[kind]) }); },
 };
 
-/** Every gauge and counter of docs/observability.md, with Resilience4j's Micrometer names (after the prefix): core's, and the max after the rates. */
+/** Every gauge and counter of docs/observability.md, with Resilience4j's Micrometer names (after the prefix): observe's, and the max after the rates. */
 export const SCALARS: readonly ObservedSeries[] = (() => {
   const all = [...OBSERVED_SERIES];
   all.splice(all.findIndex((s) => s.name === 'circuitbreaker_slow_call_rate') + 1, 0, CALLS_MAX as unknown as ObservedSeries);
