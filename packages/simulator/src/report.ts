@@ -1,4 +1,4 @@
-import type { Standing } from './ranking.js';
+import type { Standing } from './standing.js';
 
 /**
  * What a simulation run produces: the data every output (terminal table, `--json`, `--html`) is
