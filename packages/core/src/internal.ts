@@ -9,5 +9,6 @@ export { holdProcess, keepsProcessAlive, releaseProcess } from './keep-alive.js'
 export { enterCall, follow, invoke, raceAbort } from './call.js';
 export { isArgsAwareLayer } from './layer.js';
 export { callbackThrew, describeThrown, warnOnce } from './warn.js';
+export { HandBackList, type HandBackReservation } from './hand-back-list.js';
 export { LinkedQueue, type Linked } from './linked-queue.js';
 export { WaitQueue, type Waiter, type WaitQueueOptions } from './wait-queue.js';

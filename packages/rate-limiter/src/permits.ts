@@ -1,5 +1,5 @@
 import type { Clock, Outcome } from '@breakwater/core';
-import { LinkedQueue, WaitQueue, type Linked } from '@breakwater/core/internal';
+import { HandBackList, WaitQueue, type HandBackReservation } from '@breakwater/core/internal';
 import type { PermitState } from './permit-state.js';
 import type { RateLimiterState } from './state.js';
 
@@ -14,7 +14,7 @@ export interface PermitsOptions {
 }
 
 /** Permits a caller reserved and waits for on a timer. */
-interface Reservation extends Linked<Reservation> {
+interface Reservation extends HandBackReservation<Reservation> {
   readonly permits: number;
   /** Time (in the state's base) at which its permits are there. */
   readonly releaseAt: number;
@@ -45,7 +45,7 @@ export class Permits {
   /** The callers waiting on a timer for the permits they reserved. */
   readonly #waiters: WaitQueue<void, Reservation>;
   /** The waiters' reservations an abort can still hand back, oldest first. */
-  readonly #returnable = new LinkedQueue<Reservation>();
+  readonly #returnable = new HandBackList<Reservation>();
 
   constructor(options: PermitsOptions) {
     const clock = options.clock;
@@ -55,7 +55,7 @@ export class Permits {
       clock,
       // The end of the wait is the grant: the reserved permits are there.
       onTimeout: (reservation, waitedMs) => {
-        this.#granted(reservation);
+        this.#returnable.granted(reservation);
         granted(reservation.permits, waitedMs);
         return GRANTED;
       },
@@ -126,25 +126,20 @@ export class Permits {
 
   /** Permits were taken by something other than a waiter (or the limit changed): no reservation made so far can be handed back. */
   #noHandBackBeforeNow(): void {
-    if (this.#returnable.size === 0) return;
-    while (this.#returnable.shift() !== null);
+    this.#returnable.clear();
   }
 
-  /** A waiter got its permits: its reservation, and every one before it, can no longer be handed back. */
-  #granted(reservation: Reservation): void {
-    if (!reservation.linked) return;
-    for (let first = this.#returnable.shift(); first !== null && first !== reservation; first = this.#returnable.shift());
-  }
-
-  /** A waiter aborted: the permits of every aborted reservation at the end of the list (still in the future) come back. */
+  /**
+   * A waiter aborted: the permits of every aborted reservation at the end of the list (still in
+   * the future) come back. A give-back the state refuses means another thread changed a shared
+   * state since: nothing of this thread's can come back any more (the list is cleared).
+   */
   #handBack(reservation: Reservation): void {
-    if (!reservation.linked) return;
-    reservation.aborted = true;
     const now = this.state.now();
-    for (let last = this.#returnable.last; last !== null && last.aborted && last.releaseAt > now; last = this.#returnable.last) {
-      this.#returnable.pop();
-      // Another thread changed a shared state since: nothing of this thread's can come back any more.
-      if (!this.state.giveBack(last.permits, now)) return this.#noHandBackBeforeNow();
-    }
+    this.#returnable.handBack(
+      reservation,
+      (last) => this.state.giveBack(last.permits, now),
+      (last) => last.releaseAt > now,
+    );
   }
 }

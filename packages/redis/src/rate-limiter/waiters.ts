@@ -1,8 +1,8 @@
 import type { Clock } from '@breakwater/core';
-import { LinkedQueue, WaitQueue, type Linked } from '@breakwater/core/internal';
+import { HandBackList, WaitQueue, type HandBackReservation } from '@breakwater/core/internal';
 
 /** Permits a caller reserved on Redis and waits for on its own clock. */
-export interface Reservation extends Linked<Reservation> {
+export interface Reservation extends HandBackReservation<Reservation> {
   readonly permits: number;
   /** The key's sequence number the reservation got (a give-back must find it unchanged). */
   readonly seq: number;
@@ -44,7 +44,7 @@ export class Waiters {
   readonly #queue: WaitQueue<void, Reservation>;
   readonly #giveBack: (reservation: Reservation) => void;
   /** The waiters' reservations an abort can still hand back, oldest first. */
-  readonly #returnable = new LinkedQueue<Reservation>();
+  readonly #returnable = new HandBackList<Reservation>();
 
   constructor(options: WaitersOptions) {
     const granted = options.granted;
@@ -52,7 +52,7 @@ export class Waiters {
     this.#queue = new WaitQueue<void, Reservation>({
       clock: options.clock,
       onTimeout: (reservation, waitedMs) => {
-        this.#granted(reservation);
+        this.#returnable.granted(reservation);
         granted(reservation, waitedMs);
         return GRANTED;
       },
@@ -77,19 +77,8 @@ export class Waiters {
     return this.#queue.wait(signal, waitMs, reservation);
   }
 
-  /** A waiter got its permits: its reservation, and every one before it, can no longer be handed back. */
-  #granted(reservation: Reservation): void {
-    if (!reservation.linked) return;
-    for (let first = this.#returnable.shift(); first !== null && first !== reservation; first = this.#returnable.shift());
-  }
-
   /** A waiter aborted: every aborted reservation at the end of the list goes back, newest first. */
   #handBack(reservation: Reservation): void {
-    if (!reservation.linked) return;
-    reservation.aborted = true;
-    for (let last = this.#returnable.last; last !== null && last.aborted; last = this.#returnable.last) {
-      this.#returnable.pop();
-      this.#giveBack(last);
-    }
+    this.#returnable.handBack(reservation, this.#giveBack);
   }
 }
