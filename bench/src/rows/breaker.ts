@@ -7,6 +7,20 @@ import { everyFourthFails, fail, swallow, work } from '../work.js';
 
 const HOUR = 3_600_000;
 
+/**
+ * opossum as rows 1 and 1c run it: its window is always time-based; a 60 s window of 60 buckets,
+ * failing at 50 % from 100 calls, no time-out, no snapshot timer.
+ */
+export const OPOSSUM_OPTIONS = {
+  timeout: false as const,
+  errorThresholdPercentage: 50,
+  volumeThreshold: 100,
+  resetTimeout: 60_000,
+  rollingCountTimeout: 60_000,
+  rollingCountBuckets: 60,
+  enableSnapshots: false,
+};
+
 /** Rows 1–3. */
 export function breakerRows(): Row[] {
   return [...successRows(), ...openRows(), ...windowRows()];
@@ -18,16 +32,7 @@ export function successRows(): Row[] {
   const bwTime = new CircuitBreaker('bench', { slidingWindowType: 'TIME_BASED', slidingWindowSize: 60, minimumNumberOfCalls: 100 });
   const ckCount = circuitBreaker(handleAll, { halfOpenAfter: 60_000, breaker: new CountBreaker({ threshold: 0.5, size: 100, minimumNumberOfCalls: 100 }) });
   const ckSampling = circuitBreaker(handleAll, { halfOpenAfter: 60_000, breaker: new SamplingBreaker({ threshold: 0.5, duration: 60_000 }) });
-  // opossum's window is always time-based; a 60 s window of 60 buckets, no time-out, no snapshot timer.
-  const op = new Opossum(work, {
-    timeout: false,
-    errorThresholdPercentage: 50,
-    volumeThreshold: 100,
-    resetTimeout: 60_000,
-    rollingCountTimeout: 60_000,
-    rollingCountBuckets: 60,
-    enableSnapshots: false,
-  });
+  const op = new Opossum(work, OPOSSUM_OPTIONS);
   return [
     {
       id: '1a',

@@ -5,6 +5,7 @@ import Opossum from 'opossum';
 import { Registry } from 'prom-client';
 import { bw, floor, peer, type Row } from '../harness.js';
 import { work } from '../work.js';
+import { OPOSSUM_OPTIONS } from './breaker.js';
 
 // opossum-prometheus 0.3.0 (the latest) is CommonJS with its own prom-client 12: its registry must
 // come from that prom-client, not ours (15).
@@ -33,15 +34,7 @@ export function exporterRows(): Row[] {
   const unobserved = new CircuitBreaker('bench', config);
   const observed = new CircuitBreaker('bench', config);
   new PrometheusMetrics({ registry: new Registry() }).add(observed);
-  const opOptions = {
-    timeout: false as const,
-    errorThresholdPercentage: 50,
-    volumeThreshold: 100,
-    resetTimeout: 60_000,
-    rollingCountTimeout: 60_000,
-    rollingCountBuckets: 60,
-    enableSnapshots: false,
-  };
+  const opOptions = OPOSSUM_OPTIONS;
   const op = new Opossum(work, opOptions);
   const opObserved = new Opossum(work, { ...opOptions, name: 'bench' });
   new OpossumPrometheus({ registry: new promClient12.Registry(), circuits: [opObserved] });
