@@ -58,6 +58,7 @@ export class HandBackList<R extends HandBackReservation<R>> {
    * are still to come (default: always). `giveBack` returns `false` when nothing before it can come
    * back either: the list is then cleared.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a giveBack that returns nothing (void) is as good as one that returns true
   handBack(reservation: R, giveBack: (last: R) => boolean | void, due: (last: R) => boolean = always): void {
     if (!reservation.linked) return;
     reservation.aborted = true;
