@@ -41,11 +41,19 @@ async function library(layers: readonly BuiltLayer[], clock: VirtualClock) {
     new Promise<string>((resolve, reject) => {
       backendCalls++;
       const what = backend(clock.now());
-      const timer = what === 'hang' ? undefined : clock.setTimeout(() => (what === 'ok' ? resolve('ok') : reject(new Error('503'))), what === 'ok' ? 50 : 10);
-      ctx.signal.addEventListener('abort', () => {
+      // The listener goes when the call answers: without a time limiter every call shares one
+      // never-aborted signal, which would otherwise collect a listener per call (the test's own leak).
+      const aborted = () => {
         if (timer !== undefined) clock.clearTimeout(timer);
         reject(ctx.signal.reason);
-      });
+      };
+      const answer = () => {
+        ctx.signal.removeEventListener('abort', aborted);
+        if (what === 'ok') resolve('ok');
+        else reject(new Error('503'));
+      };
+      const timer = what === 'hang' ? undefined : clock.setTimeout(answer, what === 'ok' ? 50 : 10);
+      ctx.signal.addEventListener('abort', aborted);
     });
   const calls: Promise<void>[] = [];
   for (let t = 0; t < 7000; t += 100) {
