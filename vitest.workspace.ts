@@ -8,7 +8,9 @@ const dirs = ['packages', 'examples', 'bench'].flatMap((top) =>
   existsSync(top)
     ? top === 'bench'
       ? ['bench']
-      : readdirSync(top, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${top}/${d.name}`)
+      : readdirSync(top, { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => `${top}/${d.name}`)
     : [],
 );
 
@@ -27,7 +29,9 @@ export default defineConfig({
         root,
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         // The builder's type tests also run under tsc (vitest's typecheck mode): a wrong expectTypeOf fails the run.
-        ...(root === 'packages/decorators' ? { typecheck: { enabled: true, include: ['src/types.test.ts'], tsconfig: 'tsconfig.json', ignoreSourceErrors: true } } : {}),
+        ...(root === 'packages/decorators'
+          ? { typecheck: { enabled: true, include: ['src/types.test.ts'], tsconfig: 'tsconfig.json', ignoreSourceErrors: true } }
+          : {}),
       },
     })),
   },

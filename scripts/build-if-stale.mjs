@@ -71,7 +71,12 @@ const baseConfig = readFileSync(join(root, 'tsconfig.base.json'));
 function sourceHash(dir) {
   const hash = createHash('sha256');
   hash.update(toolchain).update('\0').update(baseConfig).update('\0');
-  for (const file of files(dir, dir, buildInput)) hash.update(file).update('\0').update(readFileSync(join(dir, file))).update('\0');
+  for (const file of files(dir, dir, buildInput))
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(dir, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -169,7 +174,12 @@ const status = withLock(() => {
   for (const { pkg } of stale) rmSync(stampFile(pkg), { force: true });
   const filters = stale.flatMap(({ pkg }) => ['--filter', `./packages/${pkg.id}`]);
   // tsup's progress lines are shown only when a build fails.
-  const build = spawnSync('pnpm', ['-r', ...filters, 'run', 'build'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const build = spawnSync('pnpm', ['-r', ...filters, 'run', 'build'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (build.error) {
     console.error(`build-if-stale: could not run pnpm: ${build.error.message}`);
     return 1;

@@ -24,7 +24,10 @@ import { TARGETS } from './targets.js';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const verbose = args.includes('--rounds'); // print every round's figure of every case (stderr)
 const withMemory = !args.includes('--no-memory') && (only === undefined || only.includes('9'));
 const budget: Budget = check ? { msPerCase: 80, rounds: 5 } : { msPerCase: 150, rounds: 9 };
@@ -36,9 +39,15 @@ function breakwaterCode(): string {
 }
 
 const withScrape = only === undefined || only.includes('10');
-const rows: Row[] = [...breakerRows(), ...exporterRows(), ...timeLimiterRows(), ...retryRows(), ...pipelineRows(), ...bulkheadRows(), ...rateLimiterRows()].filter(
-  (r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')),
-);
+const rows: Row[] = [
+  ...breakerRows(),
+  ...exporterRows(),
+  ...timeLimiterRows(),
+  ...retryRows(),
+  ...pipelineRows(),
+  ...bulkheadRows(),
+  ...rateLimiterRows(),
+].filter((r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')));
 
 const started = Date.now();
 const measured: RowResult[] = [];
@@ -96,7 +105,9 @@ if (!check && only === undefined && withMemory) {
   console.log(`\nwrote ${path}`);
 }
 if (check) {
-  console.log(missed.length === 0 ? `\nbench:check: all ${verdicts.length} targets hold` : `\nbench:check: ${missed.length} of ${verdicts.length} targets missed`);
+  console.log(
+    missed.length === 0 ? `\nbench:check: all ${verdicts.length} targets hold` : `\nbench:check: ${missed.length} of ${verdicts.length} targets missed`,
+  );
   process.exitCode = missed.length === 0 ? 0 : 1;
 }
 

@@ -83,8 +83,16 @@ export async function measureRedis(check: boolean): Promise<RedisRowResult[]> {
     // Warm-up: scripts loaded, code paths compiled.
     await sequential(breakwater, 300);
     await sequential(peer, 300);
-    const latency = await compare(rounds, () => sequential(breakwater, n), () => sequential(peer, n));
-    const throughput = await compare(rounds, () => concurrent(breakwater, n * 5, 100), () => concurrent(peer, n * 5, 100));
+    const latency = await compare(
+      rounds,
+      () => sequential(breakwater, n),
+      () => sequential(peer, n),
+    );
+    const throughput = await compare(
+      rounds,
+      () => concurrent(breakwater, n * 5, 100),
+      () => concurrent(peer, n * 5, 100),
+    );
     const server = url.replace(/\/\/[^@]*@/, '//');
     const peerName = "rate-limiter-flexible RateLimiterRedis.consume('key')";
     return [

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { median } from './harness.js';
-import { bestPeer, explained, exporterOverheadAtMost, fasterBy, formatBytes, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, tableLines, withinRatio } from './report.js';
+import {
+  bestPeer,
+  explained,
+  exporterOverheadAtMost,
+  fasterBy,
+  formatBytes,
+  heapBelow,
+  heapDoesNotGrow,
+  overheadAtMost,
+  scrapeAtMost,
+  tableLines,
+  withinRatio,
+} from './report.js';
 import type { Results, RowResult } from './results.js';
 
 // The harness's arithmetic: what a target says of given figures (no timing here).
@@ -21,10 +33,18 @@ describe('median', () => {
 });
 
 describe('targets', () => {
-  it('exporter overhead (row 1c): observed minus unobserved, ≤ the fixed budget and ≤ factor × the peer exporter\'s', () => {
+  it("exporter overhead (row 1c): observed minus unobserved, ≤ the fixed budget and ≤ factor × the peer exporter's", () => {
     const names = { unobserved: 'bw', observed: 'bw+exp', peerBare: 'op', peerObserved: ['op + op-exp', 'op + cheap'] };
     const r = (observed: number, peerObserved: number) =>
-      results([row('1c', 40, [['bw', 'breakwater', 160, true], ['bw+exp', 'breakwater', observed], ['op', 'peer', 400], ['op + op-exp', 'peer', peerObserved], ['op + cheap', 'peer', peerObserved + 100]])]);
+      results([
+        row('1c', 40, [
+          ['bw', 'breakwater', 160, true],
+          ['bw+exp', 'breakwater', observed],
+          ['op', 'peer', 400],
+          ['op + op-exp', 'peer', peerObserved],
+          ['op + cheap', 'peer', peerObserved + 100],
+        ]),
+      ]);
     expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(175, 2000)).pass).toBe(true); // +15 <= min(100, 800)
     expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(275, 2000)).pass).toBe(false); // +115 > 100
     expect(exporterOverheadAtMost('1c', names, 100, 0.5).judge(r(200, 460)).pass).toBe(false); // +40 > 0.5 × 60

@@ -132,7 +132,11 @@ export function heapDoesNotGrow(id: string, baseId: string, slack: number): Targ
       const a = memory(results, id);
       const b = memory(results, baseId);
       const growth = a.bytes - b.bytes;
-      return { target: description, pass: growth < slack, detail: `${formatBytes(b.bytes)} → ${formatBytes(a.bytes)} (${growth >= 0 ? '+' : ''}${formatBytes(growth)})` };
+      return {
+        target: description,
+        pass: growth < slack,
+        detail: `${formatBytes(b.bytes)} → ${formatBytes(a.bytes)} (${growth >= 0 ? '+' : ''}${formatBytes(growth)})`,
+      };
     },
   };
 }
@@ -162,7 +166,11 @@ export function exporterOverheadAtMost(
       const fastest = names.peerObserved.reduce((a, b) => (find(b) < find(a) ? b : a));
       const theirs = Math.max(0, find(fastest) - find(names.peerBare));
       const allowed = Math.min(maxNs, factor * theirs);
-      return { target: description, pass: ours <= allowed, detail: `+${ns(ours)} ns over the unobserved breaker; ${fastest}: +${ns(theirs)} ns over ${names.peerBare} (allowed ≤ ${ns(allowed)} ns)` };
+      return {
+        target: description,
+        pass: ours <= allowed,
+        detail: `+${ns(ours)} ns over the unobserved breaker; ${fastest}: +${ns(theirs)} ns over ${names.peerBare} (allowed ≤ ${ns(allowed)} ns)`,
+      };
     },
   };
 }
@@ -252,7 +260,10 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
   for (const sc of results.scrape ?? []) {
     out.push(`### ${sc.id}. Prometheus scrape`, '', '| what | time | allocated | text | samples |', '|---|---:|---:|---:|---:|');
     out.push(`| ${sc.name} | ${sc.ms.toFixed(0)} ms | ${formatBytes(sc.allocatedBytes)} | ${formatBytes(sc.textBytes)} | ${sc.series} |`);
-    out.push(`| the same values collected without the text (\`getMetricsAsJSON\`) | ${sc.collectMs.toFixed(0)} ms | ${formatBytes(sc.collectBytes)} | — | — |`, '');
+    out.push(
+      `| the same values collected without the text (\`getMetricsAsJSON\`) | ${sc.collectMs.toFixed(0)} ms | ${formatBytes(sc.collectBytes)} | — | — |`,
+      '',
+    );
   }
   out.push(...formatRedisMarkdown(results.redis ?? []));
   out.push(...formatSimulatorMarkdown(results.simulator ?? []));

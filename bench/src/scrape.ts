@@ -11,7 +11,10 @@ import { work } from './work.js';
  * minus before it, plus everything the collections during it freed (node:v8's GCProfiler reports
  * each collection's heap before and after), so a collection in the middle does not hide anything.
  */
-async function oneScrape(registry: Registry, scrape: () => Promise<string | object[]> = () => registry.metrics()): Promise<{ ms: number; bytes: number; text: number }> {
+async function oneScrape(
+  registry: Registry,
+  scrape: () => Promise<string | object[]> = () => registry.metrics(),
+): Promise<{ ms: number; bytes: number; text: number }> {
   // Start from a collected heap: the collections during the scrape then free only its own garbage.
   (globalThis as { gc?: () => void }).gc?.();
   const profiler = new GCProfiler();

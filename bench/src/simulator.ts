@@ -87,7 +87,7 @@ export function simulatorHourWithin(id: string, seconds: number): Target {
     judge(results) {
       const s = (results as Results & { simulator?: readonly SimulatorResult[] }).simulator?.find((x) => x.id === id);
       if (s === undefined) throw new Error(`no simulator row '${id}' in the results`);
-      const hour = (3_600_000 / perSecond(s));
+      const hour = 3_600_000 / perSecond(s);
       return {
         target: description,
         pass: hour < seconds,

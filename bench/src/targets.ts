@@ -13,11 +13,16 @@ export const TARGETS: readonly Target[] = [
   ),
   explained(
     overheadAtMost('1b', 1),
-    'Breakwater times every call (two clock readings, about 60-90 ns here); cockatiel\'s SamplingBreaker reads the clock once per call.',
+    "Breakwater times every call (two clock readings, about 60-90 ns here); cockatiel's SamplingBreaker reads the clock once per call.",
   ),
   exporterOverheadAtMost(
     '1c',
-    { unobserved: EXPORTER_CASES.unobserved, observed: EXPORTER_CASES.observed, peerBare: EXPORTER_CASES.opossum, peerObserved: [EXPORTER_CASES.opossumPrometheus, EXPORTER_CASES.opossumPrometheusCounters] },
+    {
+      unobserved: EXPORTER_CASES.unobserved,
+      observed: EXPORTER_CASES.observed,
+      peerBare: EXPORTER_CASES.opossum,
+      peerObserved: [EXPORTER_CASES.opossumPrometheus, EXPORTER_CASES.opossumPrometheusCounters],
+    },
     100,
     0.5,
   ),
@@ -56,6 +61,6 @@ export const TARGETS: readonly Target[] = [
   ),
   explained(
     redisAgainstPeer('11b', 1.0),
-    "With 100 acquires in flight Breakwater sends them as one EVALSHA per tick (one TIME, one GET and one SET for the batch, about 0.3 µs of Redis per acquire after the first), where rate-limiter-flexible makes a round trip per acquire: 7-13x on this machine. A miss here means batching stopped working (count the EVALSHA calls).",
+    'With 100 acquires in flight Breakwater sends them as one EVALSHA per tick (one TIME, one GET and one SET for the batch, about 0.3 µs of Redis per acquire after the first), where rate-limiter-flexible makes a round trip per acquire: 7-13x on this machine. A miss here means batching stopped working (count the EVALSHA calls).',
   ),
 ];

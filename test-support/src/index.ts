@@ -108,7 +108,8 @@ export function exportsWithoutExample(srcDir: URL, entry = 'index.ts'): { names:
   const documented = new Map<string, boolean>();
   const sources = readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== entry);
   // The TSDoc may be followed by line comments (a `// biome-ignore …` with its reason) before the declaration.
-  const declaration = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*(?:\/\/[^\n]*\n\s*)*)?^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum) (\w+)/gm;
+  const declaration =
+    /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*(?:\/\/[^\n]*\n\s*)*)?^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum) (\w+)/gm;
   for (const file of sources) {
     for (const m of readFileSync(new URL(file, srcDir), 'utf8').matchAll(declaration)) documented.set(m[2]!, (m[1] ?? '').includes('@example'));
   }

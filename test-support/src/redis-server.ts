@@ -88,7 +88,10 @@ async function waitForPort(port: number, open: boolean, timeoutMs = 5000): Promi
   for (;;) {
     const isOpen = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (isOpen === open) return;
@@ -111,13 +114,17 @@ export async function startRedis(): Promise<RedisServer> {
   const external = process.env['REDIS_URL'];
   if (external) {
     const port = Number(new URL(external).port || 6379);
-    const refuse = async () => { throw new Error('REDIS_URL is set: this test cannot kill or restart a server it does not own'); };
+    const refuse = async () => {
+      throw new Error('REDIS_URL is set: this test cannot kill or restart a server it does not own');
+    };
     return { url: external, port, owned: false, kill: refuse, restart: refuse, stop: async () => {} };
   }
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+      stdio: 'ignore',
+    });
     child.unref();
     await waitForPort(port, true);
   };
@@ -131,7 +138,17 @@ export async function startRedis(): Promise<RedisServer> {
     await waitForPort(port, false);
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, owned: true, kill, restart: async () => { await kill(); await start(); }, stop: kill };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    owned: true,
+    kill,
+    restart: async () => {
+      await kill();
+      await start();
+    },
+    stop: kill,
+  };
 }
 
 /**
@@ -213,7 +230,10 @@ function redisCli(args: readonly string[], timeoutMs: number): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (error) => { clearTimeout(timer); reject(error); });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.once('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
@@ -245,12 +265,14 @@ export async function startRedisCluster(nodes = 3): Promise<RedisCluster> {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await Promise.all(children.map((c) => {
-      const exited = new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
-      c.ref(); // the process must not end before its children's exits are seen
-      c.kill('SIGKILL');
-      return exited;
-    }));
+    await Promise.all(
+      children.map((c) => {
+        const exited = new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+        c.ref(); // the process must not end before its children's exits are seen
+        c.kill('SIGKILL');
+        return exited;
+      }),
+    );
     await Promise.all(ports.map((port) => waitForPort(port, false)));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
@@ -261,11 +283,30 @@ export async function startRedisCluster(nodes = 3): Promise<RedisCluster> {
       ports.push(port);
       const dir = mkdtempSync(join(tmpdir(), `breakwater-cluster-${port}-`));
       dirs.push(dir);
-      const child = spawn('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1',
-        '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
-        '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning',
-      ], { stdio: 'ignore' });
+      const child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '2000',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+          '--loglevel',
+          'warning',
+        ],
+        { stdio: 'ignore' },
+      );
       child.unref();
       children.push(child);
     }

@@ -124,7 +124,14 @@ function windowRow(id: string, size: number): Row {
   };
   const opRot = rotation(opFn);
   const opFastRot = rotation(opFastFn);
-  const opOptions = { timeout: false as const, errorThresholdPercentage: 50, volumeThreshold: size, resetTimeout: HOUR, rollingCountBuckets: 10, enableSnapshots: false };
+  const opOptions = {
+    timeout: false as const,
+    errorThresholdPercentage: 50,
+    volumeThreshold: size,
+    resetTimeout: HOUR,
+    rollingCountBuckets: 10,
+    enableSnapshots: false,
+  };
   const op = new Opossum(opRot.fn, { ...opOptions, rotateBucketController: opRot.controller });
   const opFast = new Opossum(opFastRot.fn, { ...opOptions, rollingPercentilesEnabled: false, rotateBucketController: opFastRot.controller });
   const four = (one: () => Promise<unknown>) => async () => {
@@ -154,10 +161,26 @@ function windowRow(id: string, size: number): Row {
     },
     floor: floor('await fn() (25 % rejecting)', four(floorFn), { opsPerRun: 4 }),
     cases: [
-      bw(`Breakwater COUNT_BASED(${label})`, four(() => breaker.execute(bwFn)), { opsPerRun: 4 }),
-      peer(`cockatiel CountBreaker(${label})`, four(() => ck.execute(ckFn)), { opsPerRun: 4 }),
-      peer(`opossum (${label}-call window)`, four(() => op.fire()), { opsPerRun: 4 }),
-      peer(`opossum (${label}-call window, rollingPercentilesEnabled: false)`, four(() => opFast.fire()), { opsPerRun: 4 }),
+      bw(
+        `Breakwater COUNT_BASED(${label})`,
+        four(() => breaker.execute(bwFn)),
+        { opsPerRun: 4 },
+      ),
+      peer(
+        `cockatiel CountBreaker(${label})`,
+        four(() => ck.execute(ckFn)),
+        { opsPerRun: 4 },
+      ),
+      peer(
+        `opossum (${label}-call window)`,
+        four(() => op.fire()),
+        { opsPerRun: 4 },
+      ),
+      peer(
+        `opossum (${label}-call window, rollingPercentilesEnabled: false)`,
+        four(() => opFast.fire()),
+        { opsPerRun: 4 },
+      ),
     ],
   };
 }

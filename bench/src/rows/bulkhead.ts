@@ -47,10 +47,26 @@ export function bulkheadRows(): Row[] {
       title: `Bulkhead (${SLOTS} slots), ${BURST} calls at once (per call)`,
       floor: floor(`${BURST} × fn() at once`, burst(work), { opsPerRun: BURST }),
       cases: [
-        bw('Breakwater Bulkhead (semaphore)', burst(() => b.semaphore.execute(work)), { opsPerRun: BURST }),
-        bw('Breakwater PoolBulkhead', burst(() => b.pool.execute(work)), { opsPerRun: BURST }),
-        peer('cockatiel bulkhead', burst(() => b.ck.execute(work)), { opsPerRun: BURST }),
-        peer('p-limit', burst(() => b.limit(work)), { opsPerRun: BURST }),
+        bw(
+          'Breakwater Bulkhead (semaphore)',
+          burst(() => b.semaphore.execute(work)),
+          { opsPerRun: BURST },
+        ),
+        bw(
+          'Breakwater PoolBulkhead',
+          burst(() => b.pool.execute(work)),
+          { opsPerRun: BURST },
+        ),
+        peer(
+          'cockatiel bulkhead',
+          burst(() => b.ck.execute(work)),
+          { opsPerRun: BURST },
+        ),
+        peer(
+          'p-limit',
+          burst(() => b.limit(work)),
+          { opsPerRun: BURST },
+        ),
       ],
     },
   ];

@@ -10,7 +10,11 @@ import { OPOSSUM_OPTIONS } from './breaker.js';
 // opossum-prometheus 0.3.0 (the latest) is CommonJS with its own prom-client 12: its registry must
 // come from that prom-client, not ours (15).
 const require = createRequire(import.meta.url);
-const OpossumPrometheus = require('opossum-prometheus') as new (options: { registry: unknown; circuits?: unknown[]; exposePerformanceMetrics?: boolean }) => {
+const OpossumPrometheus = require('opossum-prometheus') as new (options: {
+  registry: unknown;
+  circuits?: unknown[];
+  exposePerformanceMetrics?: boolean;
+}) => {
   add(circuits: unknown[]): void;
 };
 const promClient12 = createRequire(require.resolve('opossum-prometheus'))('prom-client') as { Registry: new () => unknown };

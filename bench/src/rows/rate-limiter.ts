@@ -47,7 +47,10 @@ export function rateLimiterRows(): Row[] {
       id: '12',
       title: 'Shared rate limiter (SharedArrayBuffer), acquire one permit, one thread',
       floor: floor('await Promise.resolve()', noop),
-      cases: [bw(SHARED_CASES.shared, () => shared.acquirePermission()), bw(SHARED_CASES.inProcess, () => limiter.acquirePermission(), { informational: true })],
+      cases: [
+        bw(SHARED_CASES.shared, () => shared.acquirePermission()),
+        bw(SHARED_CASES.inProcess, () => limiter.acquirePermission(), { informational: true }),
+      ],
     },
   ];
 }

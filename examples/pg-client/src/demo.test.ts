@@ -8,7 +8,6 @@ import { reportCountVsTime } from './report.js';
 
 const exampleDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-
 /** Runs the demo in this process, collecting what it prints. */
 async function demoOutput(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];

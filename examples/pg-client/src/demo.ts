@@ -101,7 +101,9 @@ export async function runExperiments(seed: number, out: (text: string) => void =
   out('');
   out(report.reportCountVsTime(await countVsTime(seed), seed));
   out(`\nminutes of simulated traffic in ${Math.round(performance.now() - started)} ms of real time.`);
-  out('Also: pnpm demo --seed N (another random gateway), --real-time (experiment 1 on the real clock), --story, --serve [port] (/metrics and /health), --help.');
+  out(
+    'Also: pnpm demo --seed N (another random gateway), --real-time (experiment 1 on the real clock), --story, --serve [port] (/metrics and /health), --help.',
+  );
 }
 
 /** Runs the demo for a command line; resolves to the process's exit code (2 for a bad command line). */

@@ -63,7 +63,10 @@ describe('PaymentGateway simulator', () => {
       const gateway = new PaymentGateway({ clock, random: seededRandom(seed) });
       const out: string[] = [];
       for (let i = 0; i < 20; i++) {
-        const call = gateway.requestPayment(req).then((r) => `ok@${r.approvedAt}`, () => 'err');
+        const call = gateway.requestPayment(req).then(
+          (r) => `ok@${r.approvedAt}`,
+          () => 'err',
+        );
         await clock.advance(500);
         out.push(await call);
       }

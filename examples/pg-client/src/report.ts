@@ -11,7 +11,11 @@ import { describeLatency, experimentPhases, type ExperimentName } from './scenar
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? '').length)));
-  const line = (r: readonly string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]!), widths.map((w) => '─'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -19,7 +23,8 @@ const pct = (n: number) => `${n.toFixed(1)}%`;
 const INDENT = '   ';
 const seconds = (ms: number) => `${ms / 1000} s`;
 /** The line that says where an experiment's scenario is (the simulator runs it whole). */
-const scenarioLine = (name: ExperimentName) => `${INDENT}scenario  examples/scenarios/${name}.yml, on @breakwater/simulator's engine (pnpm simulate runs it whole)`;
+const scenarioLine = (name: ExperimentName) =>
+  `${INDENT}scenario  examples/scenarios/${name}.yml, on @breakwater/simulator's engine (pnpm simulate runs it whole)`;
 
 /**
  * The notes under one table: a figure of ours that differs from the documents' gets a marker
@@ -106,11 +111,7 @@ export function reportSlowVsTimeout(runs: readonly OpenedBy[], seed: number): st
     return [
       `time-out ${o.timeoutMs} ms`,
       by,
-      notes.docs(
-        by,
-        documents,
-        `with seed ${seed} our calls fell otherwise around the time-out; the documents' overhead is not given (ours is a model)`,
-      ),
+      notes.docs(by, documents, `with seed ${seed} our calls fell otherwise around the time-out; the documents' overhead is not given (ours is a model)`),
       pct(o.failureRate),
       pct(o.slowCallRate),
       o.timeouts,

@@ -104,7 +104,10 @@ describe('pnpm demo --serve', () => {
       expect(sample(opened, 'breakwater_circuitbreaker_transitions_total{name="pg",from="closed",to="forced_open",cause="manual"}')).toBe(1);
       const degraded = await get(`${served.url}/health`);
       expect(degraded.status).toBe(200);
-      expect(JSON.parse(degraded.body)).toMatchObject({ status: 'DEGRADED', components: { circuitBreakers: { pg: { status: 'CIRCUIT_OPEN', state: 'FORCED_OPEN' } } } });
+      expect(JSON.parse(degraded.body)).toMatchObject({
+        status: 'DEGRADED',
+        components: { circuitBreakers: { pg: { status: 'CIRCUIT_OPEN', state: 'FORCED_OPEN' } } },
+      });
     } finally {
       const started = clock.now();
       await served.close();

@@ -61,9 +61,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       );
     } else if (path === '/health') {
       const snapshot = health(breaker, retry, timeLimiter);
-      res
-        .writeHead(snapshot.status === 'DOWN' ? 503 : 200, { 'content-type': 'application/json' })
-        .end(JSON.stringify(snapshot, null, 2));
+      res.writeHead(snapshot.status === 'DOWN' ? 503 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(snapshot, null, 2));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('try /metrics or /health\n');
     }

@@ -56,7 +56,10 @@ const redis = noRedis === undefined ? await startRedis() : undefined;
 afterAll(() => redis?.stop());
 
 // A user's environment: not the NODE_PATH into the workspace's node_modules that pnpm sets for vitest.
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_PATH|VITEST)/.test(key))), ...(redis ? { REDIS_URL: redis.url } : {}) };
+const env = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_PATH|VITEST)/.test(key))),
+  ...(redis ? { REDIS_URL: redis.url } : {}),
+};
 
 interface Run {
   code: number;
@@ -72,11 +75,19 @@ function run(name: string, how: Mode): Promise<Run> {
   let result = runs.get(key);
   if (result === undefined) {
     result = new Promise((resolve) => {
-      execFile(process.execPath, [join(umbrella, 'test', 'dist-behaviour.cjs'), name, how], { cwd: umbrella, encoding: 'utf8', env, timeout: 30_000 }, (error, stdout, stderr) => {
-        const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { exports?: string[]; ran?: string[] });
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stderr, exports: lines.find((l) => l.exports)?.exports, ran: lines.find((l) => l.ran)?.ran });
-      });
+      execFile(
+        process.execPath,
+        [join(umbrella, 'test', 'dist-behaviour.cjs'), name, how],
+        { cwd: umbrella, encoding: 'utf8', env, timeout: 30_000 },
+        (error, stdout, stderr) => {
+          const lines = stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { exports?: string[]; ran?: string[] });
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ code, stderr, exports: lines.find((l) => l.exports)?.exports, ran: lines.find((l) => l.ran)?.ran });
+        },
+      );
     });
     runs.set(key, result);
   }
@@ -87,15 +98,23 @@ for (const name of entryPoints) for (const how of modes) void run(name, how);
 describe('the built packages', () => {
   it('every package and entry point has its behaviour checks', () => {
     // Every key of every exports map but ./package.json: `@breakwater/core/internal`, `breakwater/testing`, ….
-    const published = packages.flatMap((p) => Object.keys(p.exports).filter((key) => key !== './package.json').map((key) => (key === '.' ? p.name : `${p.name}${key.slice(1)}`)));
+    const published = packages.flatMap((p) =>
+      Object.keys(p.exports)
+        .filter((key) => key !== './package.json')
+        .map((key) => (key === '.' ? p.name : `${p.name}${key.slice(1)}`)),
+    );
     expect(entryPoints.slice().sort()).toEqual(published.sort());
   });
 
-  it.each(entryPoints)('%s loads with import and with require, with the same exports', async (name) => {
-    const [esm, cjs] = await Promise.all(modes.map((how) => run(name, how)));
-    expect(esm!.exports).toBeDefined();
-    expect(cjs!.exports).toEqual(esm!.exports);
-  }, 30_000);
+  it.each(entryPoints)(
+    '%s loads with import and with require, with the same exports',
+    async (name) => {
+      const [esm, cjs] = await Promise.all(modes.map((how) => run(name, how)));
+      expect(esm!.exports).toBeDefined();
+      expect(cjs!.exports).toEqual(esm!.exports);
+    },
+    30_000,
+  );
 
   it('breakwater/testing has the test helpers', async () => {
     expect((await run('breakwater/testing', 'import')).exports).toContain('scriptedBackend');
@@ -108,7 +127,17 @@ describe('the built packages', () => {
     // health() is @breakwater/observe's. Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
     // prom-client, @opentelemetry/api, redis), so the umbrella leaves them out; nor the simulator,
     // a dev-time tool.
-    const reExported = ['@breakwater/core', '@breakwater/observe', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
+    const reExported = [
+      '@breakwater/core',
+      '@breakwater/observe',
+      '@breakwater/circuit-breaker',
+      '@breakwater/time-limiter',
+      '@breakwater/retry',
+      '@breakwater/bulkhead',
+      '@breakwater/rate-limiter',
+      '@breakwater/decorators',
+      '@breakwater/spring-config',
+    ];
     const fromPackages = new Set((await Promise.all(reExported.map((name) => run(name, 'import')))).flatMap((r) => r.exports!));
     for (const name of umbrellaExports) expect(fromPackages.has(name), name).toBe(true);
   }, 30_000);

@@ -45,7 +45,9 @@ describe('README recipe: fetch, keeping the Response (recordResult)', () => {
   // As in the README, plus `clock`.
   function recipe(clock: VirtualClock) {
     const breaker = new CircuitBreaker('inventory', {
-      slidingWindowSize: 20, minimumNumberOfCalls: 10, failureRateThreshold: 50,
+      slidingWindowSize: 20,
+      minimumNumberOfCalls: 10,
+      failureRateThreshold: 50,
       recordResult: (r) => r instanceof Response && r.status >= 500,
       clock,
     });
@@ -111,7 +113,9 @@ describe('README recipe: fetch, throwing an HttpError (4xx ignored)', () => {
 
   function recipe(clock: VirtualClock) {
     const breaker = new CircuitBreaker('inventory', {
-      slidingWindowSize: 20, minimumNumberOfCalls: 10, failureRateThreshold: 50,
+      slidingWindowSize: 20,
+      minimumNumberOfCalls: 10,
+      failureRateThreshold: 50,
       ignoreException: (e) => e instanceof HttpError && e.status < 500 && e.status !== 429,
       clock,
     });

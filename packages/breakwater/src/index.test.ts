@@ -15,14 +15,33 @@ import * as testing from './testing.js';
 describe('the breakwater umbrella', () => {
   it('exports every package from one import', () => {
     for (const name of [
-      'decorate', 'Pipeline', 'Fallback',
-      'CircuitBreaker', 'CircuitBreakerRegistry',
-      'TimeLimiter', 'TimeLimiterRegistry',
-      'Retry', 'RetryRegistry', 'RetryBudget', 'IntervalFunction',
-      'Bulkhead', 'PoolBulkhead', 'BulkheadRegistry', 'PoolBulkheadRegistry',
-      'RateLimiter', 'RateLimiterRegistry',
-      'VirtualClock', 'systemClock', 'Registry',
-      'CallNotPermittedError', 'TimeoutError', 'BulkheadFullError', 'RequestNotPermittedError', 'MaxRetriesExceededError', 'IllegalStateTransitionError', 'BreakwaterError',
+      'decorate',
+      'Pipeline',
+      'Fallback',
+      'CircuitBreaker',
+      'CircuitBreakerRegistry',
+      'TimeLimiter',
+      'TimeLimiterRegistry',
+      'Retry',
+      'RetryRegistry',
+      'RetryBudget',
+      'IntervalFunction',
+      'Bulkhead',
+      'PoolBulkhead',
+      'BulkheadRegistry',
+      'PoolBulkheadRegistry',
+      'RateLimiter',
+      'RateLimiterRegistry',
+      'VirtualClock',
+      'systemClock',
+      'Registry',
+      'CallNotPermittedError',
+      'TimeoutError',
+      'BulkheadFullError',
+      'RequestNotPermittedError',
+      'MaxRetriesExceededError',
+      'IllegalStateTransitionError',
+      'BreakwaterError',
       'fromConfig',
     ]) {
       expect(breakwater, name).toHaveProperty(name);
@@ -55,7 +74,12 @@ describe('the breakwater umbrella', () => {
 
   it('exports the written list of its README, values and types (src/index.ts = "What breakwater exports")', () => {
     const source = readFileSync(new URL('index.ts', import.meta.url), 'utf8');
-    const listed = [...source.matchAll(/export\s*\{([^}]*)\}\s*from/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '')).filter(Boolean));
+    const listed = [...source.matchAll(/export\s*\{([^}]*)\}\s*from/g)].flatMap((m) =>
+      m[1]!
+        .split(',')
+        .map((n) => n.trim().replace(/^type\s+/, ''))
+        .filter(Boolean),
+    );
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('### What `breakwater` exports'), readme.indexOf('### The test helpers'));
     const documented = [...table.matchAll(/^\| [^|]+ \| (.+) \|$/gm)].flatMap((m) => [...m[1]!.matchAll(/`(\w+)`/g)].map((n) => n[1]!));
@@ -69,12 +93,37 @@ describe('the breakwater umbrella', () => {
   it('re-exports each value from its package (the same object, not a copy)', () => {
     const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, decorators, springConfig] as Record<string, unknown>[];
     for (const [name, value] of Object.entries(breakwater)) {
-      expect(packages.some((pkg) => pkg[name] === value), name).toBe(true);
+      expect(
+        packages.some((pkg) => pkg[name] === value),
+        name,
+      ).toBe(true);
     }
   });
 
   it('leaves the plumbing out: what a policy author builds with stays in its package', () => {
-    for (const name of ['enterCall', 'invoke', 'raceAbort', 'holdProcess', 'WaitQueue', 'LinkedQueue', 'ObservedComponents', 'warnOnce', 'ConfigReader', 'EventPublisher', 'CountWindow', 'TimeWindow', 'Outcome', 'admit', 'nextState', 'initialState', 'checkPermits', 'weightedPolicy', 'DrainOnResult', 'CIRCUIT_BREAKER_OPTIONS', 'RETRY_OPTIONS']) {
+    for (const name of [
+      'enterCall',
+      'invoke',
+      'raceAbort',
+      'holdProcess',
+      'WaitQueue',
+      'LinkedQueue',
+      'ObservedComponents',
+      'warnOnce',
+      'ConfigReader',
+      'EventPublisher',
+      'CountWindow',
+      'TimeWindow',
+      'Outcome',
+      'admit',
+      'nextState',
+      'initialState',
+      'checkPermits',
+      'weightedPolicy',
+      'DrainOnResult',
+      'CIRCUIT_BREAKER_OPTIONS',
+      'RETRY_OPTIONS',
+    ]) {
       expect(breakwater, name).not.toHaveProperty(name);
     }
   });

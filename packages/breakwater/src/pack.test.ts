@@ -22,7 +22,8 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^
 let dir: string;
 let tarballs: string[];
 const node = (args: string[]) => run(process.execPath, args, { cwd: join(dir, 'app'), encoding: 'utf8', env });
-const npm = (args: string[]) => run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: join(dir, 'app'), encoding: 'utf8', env });
+const npm = (args: string[]) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: join(dir, 'app'), encoding: 'utf8', env });
 const tarball = (name: string) => {
   const file = tarballs.find((t) => t === `${name.replace(/^@/, '').replace('/', '-')}-0.1.0.tgz`);
   if (file === undefined) throw new Error(`no tarball for ${name} in ${tarballs.join(', ')}`);
@@ -49,7 +50,10 @@ beforeAll(async () => {
   const app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'outside-app', version: '1.0.0', private: true }));
-  writeFileSync(join(app, 'esm.mjs'), `${retried("await import('breakwater')")}\n${retried("await import('@breakwater/retry')", "await import('@breakwater/core')")}\n`);
+  writeFileSync(
+    join(app, 'esm.mjs'),
+    `${retried("await import('breakwater')")}\n${retried("await import('@breakwater/retry')", "await import('@breakwater/core')")}\n`,
+  );
   writeFileSync(join(app, 'square.mjs'), 'export default ({ value }) => value * value;\n');
   writeFileSync(
     join(app, 'worker.cjs'),
@@ -57,8 +61,22 @@ beforeAll(async () => {
     const pool = PoolBulkhead.workers('cpu', { filename: require('path').join(__dirname, 'square.mjs'), maxThreadPoolSize: 1 });
     pool.run({ value: 7 }).then((r) => console.log(r), (e) => console.error(e)).finally(() => pool.close());\n`,
   );
-  writeFileSync(join(app, 'cjs.cjs'), `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`);
-  const packages = ['@breakwater/core', '@breakwater/observe', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config', 'breakwater'];
+  writeFileSync(
+    join(app, 'cjs.cjs'),
+    `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`,
+  );
+  const packages = [
+    '@breakwater/core',
+    '@breakwater/observe',
+    '@breakwater/circuit-breaker',
+    '@breakwater/time-limiter',
+    '@breakwater/retry',
+    '@breakwater/bulkhead',
+    '@breakwater/rate-limiter',
+    '@breakwater/decorators',
+    '@breakwater/spring-config',
+    'breakwater',
+  ];
   await npm(['install', ...packages.map(tarball)]);
 }, 120_000);
 
@@ -95,8 +113,12 @@ describe('the packed packages, installed with npm outside the repository', () =>
 
   it('publishes no condition a consumer could set by accident: node --conditions=source still loads dist/', async () => {
     expect((await node(['--conditions=source', 'esm.mjs'])).stdout).toBe('paid after 3 attempts\n'.repeat(2));
-    for (const name of readdirSync(join(dir, 'app', 'node_modules', '@breakwater')).map((d) => `@breakwater/${d}`).concat('breakwater')) {
-      const manifest = JSON.parse(readFileSync(join(dir, 'app', 'node_modules', name, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, unknown>> };
+    for (const name of readdirSync(join(dir, 'app', 'node_modules', '@breakwater'))
+      .map((d) => `@breakwater/${d}`)
+      .concat('breakwater')) {
+      const manifest = JSON.parse(readFileSync(join(dir, 'app', 'node_modules', name, 'package.json'), 'utf8')) as {
+        exports: Record<string, Record<string, unknown>>;
+      };
       for (const entry of Object.values(manifest.exports).filter((e) => typeof e === 'object')) {
         expect(Object.keys(entry), name).toEqual(['@breakwater/source', 'import', 'require']);
       }

@@ -48,7 +48,10 @@ const needs = (pkg: Manifest): string[] => [
 /** A package installed in the workspace: its directory (real path) and version. */
 const installed = (dir: string) => ({ dir: realpathSync(dir), version: manifest(dir).version });
 
-const typesNode = { oldest: installed(join(umbrella, 'node_modules', 'types-node-oldest')), newest: installed(join(umbrella, 'node_modules', 'types-node-newest')) };
+const typesNode = {
+  oldest: installed(join(umbrella, 'node_modules', 'types-node-oldest')),
+  newest: installed(join(umbrella, 'node_modules', 'types-node-newest')),
+};
 const compilers = { newest: installed(join(umbrella, 'node_modules', 'typescript-newest')), workspace: installed(join(repo, 'node_modules', 'typescript')) };
 
 /** The workspace directory of each published package (where its own dependencies are linked). */
@@ -168,7 +171,11 @@ beforeAll(async () => {
   }
   for (const { types, testing } of layouts) {
     const dir = layoutDir(types, testing);
-    layOut(dir, [...extracted.keys()].filter((name) => testing || name !== '@breakwater/testing'), typesNode[types].dir);
+    layOut(
+      dir,
+      [...extracted.keys()].filter((name) => testing || name !== '@breakwater/testing'),
+      typesNode[types].dir,
+    );
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'strict-consumer', private: true, type: 'module' }));
     for (const file of readdirSync(fixtures)) cpSync(join(fixtures, file), join(dir, file));
     for (const resolution of both) {
@@ -185,7 +192,10 @@ beforeAll(async () => {
   const enqueue = (start: () => Promise<Outcome>): Promise<Outcome> => new Promise((settle) => queue.push({ start, settle }));
   for (const check of checks) {
     for (const resolution of check.resolutions) {
-      outcomes.set(outcomeKey(check, resolution), enqueue(() => tsc(check.compiler, layoutDir(check.types, check.testing), resolution)));
+      outcomes.set(
+        outcomeKey(check, resolution),
+        enqueue(() => tsc(check.compiler, layoutDir(check.types, check.testing), resolution)),
+      );
     }
   }
   canary = enqueue(() => tsc('newest', canaryDir, 'canary'));
@@ -204,28 +214,45 @@ describe('the packed packages, type-checked by a strict consumer (strict, skipLi
     const { compiler, types, testing } = check;
     const peer = testing ? 'with @breakwater/testing and fast-check installed, breakwater/testing imported' : 'without the optional peer @breakwater/testing';
     const under = check.resolutions.map((r) => (r === 'nodenext' ? 'nodenext (ESM and CommonJS)' : 'bundler')).join(' and ');
-    it(`TypeScript ${compilers[compiler].version}, @types/node ${typesNode[types].version} (${types} supported), ${peer}: no diagnostic under ${under}`, async () => {
-      for (const resolution of check.resolutions) {
-        expect(await outcomes.get(outcomeKey(check, resolution)), `tsc under ${resolution} in ${layoutDir(types, testing)}`).toEqual({ code: 0, diagnostics: '' });
-      }
-    }, TIMEOUT);
+    it(
+      `TypeScript ${compilers[compiler].version}, @types/node ${typesNode[types].version} (${types} supported), ${peer}: no diagnostic under ${under}`,
+      async () => {
+        for (const resolution of check.resolutions) {
+          expect(await outcomes.get(outcomeKey(check, resolution)), `tsc under ${resolution} in ${layoutDir(types, testing)}`).toEqual({
+            code: 0,
+            diagnostics: '',
+          });
+        }
+      },
+      TIMEOUT,
+    );
   }
 
-  it('can fail: without the optional peer, importing breakwater/testing is an error (its .d.ts re-exports @breakwater/testing)', async () => {
-    const { code, diagnostics } = await canary;
-    expect(code).not.toBe(0);
-    expect(diagnostics.trim().split('\n')).toEqual([
-      `canary.mts(1,10): error TS2305: Module '"breakwater/testing"' has no exported member 'scriptedBackend'.`,
-      "node_modules/breakwater/dist/testing.d.ts(1,15): error TS2307: Cannot find module '@breakwater/testing' or its corresponding type declarations.",
-    ]);
-  }, TIMEOUT);
+  it(
+    'can fail: without the optional peer, importing breakwater/testing is an error (its .d.ts re-exports @breakwater/testing)',
+    async () => {
+      const { code, diagnostics } = await canary;
+      expect(code).not.toBe(0);
+      expect(diagnostics.trim().split('\n')).toEqual([
+        `canary.mts(1,10): error TS2305: Module '"breakwater/testing"' has no exported member 'scriptedBackend'.`,
+        "node_modules/breakwater/dist/testing.d.ts(1,15): error TS2307: Cannot find module '@breakwater/testing' or its corresponding type declarations.",
+      ]);
+    },
+    TIMEOUT,
+  );
 
-  it("lays the consumer out as npm would install it: the optional peer only where it is installed, the chosen @types/node", () => {
+  it('lays the consumer out as npm would install it: the optional peer only where it is installed, the chosen @types/node', () => {
     const without = join(layoutDir('newest', false), 'node_modules');
-    expect(readdirSync(join(without, '@breakwater')).sort()).toEqual([...extracted.keys()].filter((n) => n.startsWith('@breakwater/') && n !== '@breakwater/testing').map((n) => n.slice('@breakwater/'.length)).sort());
+    expect(readdirSync(join(without, '@breakwater')).sort()).toEqual(
+      [...extracted.keys()]
+        .filter((n) => n.startsWith('@breakwater/') && n !== '@breakwater/testing')
+        .map((n) => n.slice('@breakwater/'.length))
+        .sort(),
+    );
     expect(existsSync(join(without, 'breakwater', 'dist', 'index.d.ts'))).toBe(true);
     expect(existsSync(join(without, 'fast-check'))).toBe(false);
-    for (const dep of ['p-retry', 'piscina', 'prom-client', '@opentelemetry/api', 'redis']) expect(existsSync(join(without, dep, 'package.json')), dep).toBe(true);
+    for (const dep of ['p-retry', 'piscina', 'prom-client', '@opentelemetry/api', 'redis'])
+      expect(existsSync(join(without, dep, 'package.json')), dep).toBe(true);
     const withTesting = join(layoutDir('newest', true), 'node_modules');
     expect(existsSync(join(withTesting, '@breakwater', 'testing', 'dist', 'index.d.ts'))).toBe(true);
     expect(existsSync(join(withTesting, 'fast-check', 'package.json'))).toBe(true);

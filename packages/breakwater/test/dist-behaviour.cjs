@@ -20,7 +20,16 @@ if (!name || (how !== 'import' && how !== 'require')) {
 const load = how === 'import' ? (id) => import(id) : async (id) => require(id);
 
 // The package each check's main export comes from when the package under test lacks it.
-const owners = ['@breakwater/core', '@breakwater/circuit-breaker', '@breakwater/time-limiter', '@breakwater/retry', '@breakwater/bulkhead', '@breakwater/rate-limiter', '@breakwater/decorators', '@breakwater/spring-config'];
+const owners = [
+  '@breakwater/core',
+  '@breakwater/circuit-breaker',
+  '@breakwater/time-limiter',
+  '@breakwater/retry',
+  '@breakwater/bulkhead',
+  '@breakwater/rate-limiter',
+  '@breakwater/decorators',
+  '@breakwater/spring-config',
+];
 
 /** A connected node-redis client to REDIS_URL, with `redis` resolved as @breakwater/redis resolves its peer. */
 async function redisClient() {
@@ -59,7 +68,10 @@ const checks = {
     const controller = new AbortController();
     const ctx = enterCall({ signal: controller.signal });
     assert.equal(ctx.signal, controller.signal);
-    const call = raceAbort(invoke(() => new Promise(() => {}), ctx), ctx.signal);
+    const call = raceAbort(
+      invoke(() => new Promise(() => {}), ctx),
+      ctx.signal,
+    );
     let heard = false;
     onAbort(controller.signal, () => (heard = true));
     controller.abort(new Error('left'));
@@ -92,21 +104,41 @@ const checks = {
     assert.equal(calls, 3);
     assert.deepEqual(waits, [100, 200]);
     // Exhausted: the last error, as thrown.
-    const exhausted = settled(retry.execute(() => Promise.reject(new Error('down'))), clock);
+    const exhausted = settled(
+      retry.execute(() => Promise.reject(new Error('down'))),
+      clock,
+    );
     await assert.rejects(exhausted, { message: 'down' });
   },
 
   // A breaker opening on its failure rate, refusing, then half-open after its wait on the clock.
   CircuitBreaker: async ({ CircuitBreaker, CallNotPermittedError, VirtualClock }) => {
     const clock = new VirtualClock();
-    const breaker = new CircuitBreaker('dist', { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: '10s', clock });
+    const breaker = new CircuitBreaker('dist', {
+      slidingWindowSize: 4,
+      minimumNumberOfCalls: 4,
+      failureRateThreshold: 50,
+      waitDurationInOpenState: '10s',
+      clock,
+    });
     const transitions = [];
     breaker.on('stateTransition', (e) => transitions.push(`${e.from}>${e.to}`));
-    for (const ok of [true, false, true, false]) await breaker.execute(async () => { if (!ok) throw new Error('x'); }).catch(() => {});
+    for (const ok of [true, false, true, false])
+      await breaker
+        .execute(async () => {
+          if (!ok) throw new Error('x');
+        })
+        .catch(() => {});
     assert.equal(breaker.state, 'OPEN');
-    await assert.rejects(breaker.execute(async () => 1), (e) => e instanceof CallNotPermittedError && e.circuitBreakerName === 'dist');
+    await assert.rejects(
+      breaker.execute(async () => 1),
+      (e) => e instanceof CallNotPermittedError && e.circuitBreakerName === 'dist',
+    );
     await clock.advance(10_000); // the wait is over once it has passed (as in Resilience4j)
-    await assert.rejects(breaker.execute(async () => 1), CallNotPermittedError);
+    await assert.rejects(
+      breaker.execute(async () => 1),
+      CallNotPermittedError,
+    );
     await clock.advance(1);
     assert.equal(await breaker.execute(async () => 'trial'), 'trial');
     assert.equal(breaker.state, 'HALF_OPEN');
@@ -180,7 +212,10 @@ const checks = {
     assert.equal(await second, true);
     const strict = new RateLimiter('strict', { limitForPeriod: 1, limitRefreshPeriod: 1000, timeoutDuration: 0, clock });
     await strict.execute(async () => 1);
-    await assert.rejects(strict.execute(async () => 2), (e) => e instanceof RequestNotPermittedError);
+    await assert.rejects(
+      strict.execute(async () => 2),
+      (e) => e instanceof RequestNotPermittedError,
+    );
   },
 
   // The documents' pipeline: the first attempt times out, the breaker records it, the retry's second attempt succeeds.
@@ -253,7 +288,11 @@ const checks = {
     assert.equal(points('resilience4j.circuitbreaker.state').find((p) => p.attributes.state === 'open').value, 1, 'state');
     const failed = points('resilience4j.circuitbreaker.calls').find((p) => p.attributes.kind === 'failed').value;
     assert.deepEqual([failed.count, failed.sum], [2, 0.05], 'calls');
-    assert.deepEqual(points('resilience4j.circuitbreaker.transitions').map((p) => [p.attributes, p.value]), [[{ name: 'dist', from: 'closed', to: 'open', cause: 'failure_rate' }, 1]], 'transitions');
+    assert.deepEqual(
+      points('resilience4j.circuitbreaker.transitions').map((p) => [p.attributes, p.value]),
+      [[{ name: 'dist', from: 'closed', to: 'open', cause: 'failure_rate' }, 1]],
+      'transitions',
+    );
     await provider.shutdown();
   },
 
@@ -308,7 +347,10 @@ const checks = {
     const [pg] = simulate(scenario).configurations;
     assert.equal(pg.totals.requests, 200);
     assert.equal(pg.phases[0].failed, 0);
-    assert.deepEqual(pg.transitions.map((t) => [t.from, t.to, t.cause]), [['CLOSED', 'OPEN', 'failure_rate']]);
+    assert.deepEqual(
+      pg.transitions.map((t) => [t.from, t.to, t.cause]),
+      [['CLOSED', 'OPEN', 'failure_rate']],
+    );
     const html = renderHtml(simulate(scenario));
     assert.match(html, /uPlot/);
     assert.doesNotMatch(html, /https?:\/\//);

@@ -214,10 +214,13 @@ describe('Bulkhead — a caller’s abort while fn runs (contract: docs/conventi
     const work = deferred<string>();
     let seen: AbortSignal | undefined;
     const call = track(
-      b.execute((ctx) => {
-        seen = ctx.signal;
-        return work.promise;
-      }, { signal: ac.signal }),
+      b.execute(
+        (ctx) => {
+          seen = ctx.signal;
+          return work.promise;
+        },
+        { signal: ac.signal },
+      ),
     );
     const next = track(b.execute(() => 'next'));
     ac.abort('client went away');
@@ -261,7 +264,9 @@ describe('Bulkhead — events, config, registry', () => {
   it('refuses an unknown event type, suggesting the closest', () => {
     const b = bulkhead();
     expect(() => b.on('callFinish' as 'callFinished', () => {})).toThrow(
-      new TypeError("Bulkhead 'test': unknown event type 'callFinish' (did you mean 'callFinished'?) (event types: callPermitted, callRejected, callFinished, or '*')"),
+      new TypeError(
+        "Bulkhead 'test': unknown event type 'callFinish' (did you mean 'callFinished'?) (event types: callPermitted, callRejected, callFinished, or '*')",
+      ),
     );
   });
 
@@ -276,7 +281,9 @@ describe('Bulkhead — events, config, registry', () => {
     expect(() => new BulkheadRegistry({ defaultConfig: { maxConcurrentCalls: -1 } })).toThrow(
       new RangeError("BulkheadRegistry: config 'default': Bulkhead 'default': maxConcurrentCalls must be an integer >= 0, got -1"),
     );
-    expect(() => new BulkheadRegistry({ configs: { slow: { maxWaitDuration: 'soon' as never } } })).toThrow(/config 'slow': Bulkhead 'slow': maxWaitDuration must be a duration/);
+    expect(() => new BulkheadRegistry({ configs: { slow: { maxWaitDuration: 'soon' as never } } })).toThrow(
+      /config 'slow': Bulkhead 'slow': maxWaitDuration must be a duration/,
+    );
     expect(() => new BulkheadRegistry({ configs: { slow: { maxWait: 5 } as never } })).toThrow(TypeError);
   });
 });

@@ -13,7 +13,14 @@ type Op =
 
 const script: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant('call' as const), outcome: fc.constantFrom('ok' as const, 'fail' as const, 'throw' as const), abortable: fc.boolean() }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('call' as const),
+        outcome: fc.constantFrom('ok' as const, 'fail' as const, 'throw' as const),
+        abortable: fc.boolean(),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('abort' as const), target: fc.nat({ max: 4 }) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 15 }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resize' as const), max: fc.integer({ min: 0, max: 4 }) }) },

@@ -35,7 +35,13 @@ describe('Bulkhead — Resilience4j SemaphoreBulkheadTest scenarios', () => {
 
   it('has the defaults of Resilience4j', () => {
     const b = new Bulkhead('test');
-    expect(b.config).toEqual({ maxConcurrentCalls: 25, maxWaitDuration: 0, fairCallHandlingEnabled: true, writableStackTraceEnabled: true, clock: systemClock });
+    expect(b.config).toEqual({
+      maxConcurrentCalls: 25,
+      maxWaitDuration: 0,
+      fairCallHandlingEnabled: true,
+      writableStackTraceEnabled: true,
+      clock: systemClock,
+    });
     expect(b.metrics).toEqual({ availableConcurrentCalls: 25, maxAllowedConcurrentCalls: 25, waitingCalls: 0 });
     expect(Bulkhead.of('x').name).toBe('x');
   });

@@ -8,19 +8,8 @@ import {
   type Policy,
   type PolicyFn,
 } from '@breakwater/core';
-import {
-  enterCall,
-  follow,
-  raceAbort,
-  ROOT_CONTEXT,
-} from '@breakwater/core/internal';
-import {
-  resolveBulkheadConfig,
-  resolveBulkheadConfigChange,
-  type BulkheadConfig,
-  type BulkheadConfigChange,
-  type ResolvedBulkheadConfig,
-} from './config.js';
+import { enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { resolveBulkheadConfig, resolveBulkheadConfigChange, type BulkheadConfig, type BulkheadConfigChange, type ResolvedBulkheadConfig } from './config.js';
 import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
 import { Slots } from './slots.js';
 
@@ -288,8 +277,7 @@ export class Bulkhead implements Policy {
   /** Publishes the refusal and builds its error; `waitedMs` for a waiter whose wait ran out. */
   #rejected(waitedMs: number | undefined): BulkheadFullError {
     this.#emitRejected();
-    const detail =
-      waitedMs === undefined ? 'is full and does not permit further calls' : `is full and freed no slot within maxWaitDuration (${waitedMs} ms)`;
+    const detail = waitedMs === undefined ? 'is full and does not permit further calls' : `is full and freed no slot within maxWaitDuration (${waitedMs} ms)`;
     return bulkheadFull(this.name, detail, this.#stackTraces);
   }
 }

@@ -11,7 +11,11 @@ describe('Bulkhead configuration', () => {
     [{ maxConcurrentCalls: 1.5 }, RangeError, "Bulkhead 'db': maxConcurrentCalls must be an integer >= 0, got 1.5"],
     [{ maxConcurrentCalls: '10' }, TypeError, "Bulkhead 'db': maxConcurrentCalls must be a number, got '10'"],
     [{ maxWaitDuration: -5 }, RangeError, "Bulkhead 'db': maxWaitDuration must be >= 0, got -5"],
-    [{ maxWaitDuration: 'later' }, TypeError, "Bulkhead 'db': maxWaitDuration must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'later'"],
+    [
+      { maxWaitDuration: 'later' },
+      TypeError,
+      "Bulkhead 'db': maxWaitDuration must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'later'",
+    ],
     [{ fairCallHandlingEnabled: 'yes' }, TypeError, "Bulkhead 'db': fairCallHandlingEnabled must be true or false, got 'yes'"],
     [{ writableStackTraceEnabled: 0 }, TypeError, "Bulkhead 'db': writableStackTraceEnabled must be true or false, got 0"],
     [{ clock: Date }, TypeError, "Bulkhead 'db': clock must be a Clock (now, setTimeout, clearTimeout), got a function"],
@@ -21,9 +25,11 @@ describe('Bulkhead configuration', () => {
   });
 
   it('refuses unknown keys, a bad name and a config that is not an object', () => {
-    expect(semaphore({ maxConcurrentCall: 3 })).toThrow(new TypeError(
-      "Bulkhead 'db': unknown option 'maxConcurrentCall' (did you mean 'maxConcurrentCalls'?) (known options: maxConcurrentCalls, maxWaitDuration, fairCallHandlingEnabled, writableStackTraceEnabled, clock)",
-    ));
+    expect(semaphore({ maxConcurrentCall: 3 })).toThrow(
+      new TypeError(
+        "Bulkhead 'db': unknown option 'maxConcurrentCall' (did you mean 'maxConcurrentCalls'?) (known options: maxConcurrentCalls, maxWaitDuration, fairCallHandlingEnabled, writableStackTraceEnabled, clock)",
+      ),
+    );
     expect(() => new Bulkhead('')).toThrow(/Bulkhead: name must be a non-empty string/);
     expect(semaphore('fast')).toThrow("Bulkhead 'db': config must be a plain object of options, got 'fast'");
     expect(semaphore(new Map())).toThrow(TypeError);
@@ -66,7 +72,11 @@ describe('PoolBulkhead configuration', () => {
   it.each([
     [{ maxThreadPoolSize: 0 }, RangeError, "PoolBulkhead 'pdf': maxThreadPoolSize must be an integer >= 1, got 0"],
     [{ maxThreadPoolSize: 2, coreThreadPoolSize: 0 }, RangeError, "PoolBulkhead 'pdf': coreThreadPoolSize must be an integer >= 1, got 0"],
-    [{ maxThreadPoolSize: 2, coreThreadPoolSize: 3 }, RangeError, "PoolBulkhead 'pdf': coreThreadPoolSize must be an integer in [1, 2] (maxThreadPoolSize), got 3"],
+    [
+      { maxThreadPoolSize: 2, coreThreadPoolSize: 3 },
+      RangeError,
+      "PoolBulkhead 'pdf': coreThreadPoolSize must be an integer in [1, 2] (maxThreadPoolSize), got 3",
+    ],
     [{ queueCapacity: -1 }, RangeError, "PoolBulkhead 'pdf': queueCapacity must be an integer >= 0, got -1"],
     [{ queueCapacity: 2.5 }, RangeError, "PoolBulkhead 'pdf': queueCapacity must be an integer >= 0, got 2.5"],
     [{ maxThreadPoolSize: '4' }, TypeError, "PoolBulkhead 'pdf': maxThreadPoolSize must be a number, got '4'"],

@@ -175,7 +175,9 @@ describe('PoolBulkhead — events, config, registry', () => {
   it('refuses an unknown event type, suggesting the closest', () => {
     const p = pool();
     expect(() => p.on('callReject' as 'callRejected', () => {})).toThrow(
-      new TypeError("PoolBulkhead 'test': unknown event type 'callReject' (did you mean 'callRejected'?) (event types: callPermitted, callRejected, callFinished, or '*')"),
+      new TypeError(
+        "PoolBulkhead 'test': unknown event type 'callReject' (did you mean 'callRejected'?) (event types: callPermitted, callRejected, callFinished, or '*')",
+      ),
     );
   });
 

@@ -13,7 +13,14 @@ type Op =
 
 const script: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
-    { weight: 8, arbitrary: fc.record({ kind: fc.constant('call' as const), outcome: fc.constantFrom('ok' as const, 'fail' as const, 'throw' as const), abortable: fc.boolean() }) },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        kind: fc.constant('call' as const),
+        outcome: fc.constantFrom('ok' as const, 'fail' as const, 'throw' as const),
+        abortable: fc.boolean(),
+      }),
+    },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('abort' as const), target: fc.nat({ max: 4 }) }) },
   ),
   { minLength: 5, maxLength: 40 },
@@ -21,7 +28,9 @@ const script: fc.Arbitrary<Op[]> = fc.array(
 
 const limits = fc
   .integer({ min: 1, max: 3 })
-  .chain((max) => fc.record({ maxThreadPoolSize: fc.constant(max), coreThreadPoolSize: fc.integer({ min: 1, max }), queueCapacity: fc.integer({ min: 0, max: 3 }) }));
+  .chain((max) =>
+    fc.record({ maxThreadPoolSize: fc.constant(max), coreThreadPoolSize: fc.integer({ min: 1, max }), queueCapacity: fc.integer({ min: 0, max: 3 }) }),
+  );
 
 describe('PoolBulkhead (async slots) under any interleaving of calls, completions, failures, aborts and close (fc.scheduler)', () => {
   const seen = { aborted: 0, rejected: 0, queued: 0 };
@@ -77,7 +86,8 @@ describe('PoolBulkhead (async slots) under any interleaving of calls, completion
             // The decision is visible at once: a run starts now, a queued call waits, a refusal changes nothing.
             if (expected === 'run' && after.activeCount !== before.activeCount + 1) violations.push('admitted to run but not running');
             if (expected === 'queue' && after.queueDepth !== before.queueDepth + 1) violations.push('admitted to queue but not queued');
-            if (expected === 'reject' && (after.activeCount !== before.activeCount || after.queueDepth !== before.queueDepth)) violations.push('refused but admitted');
+            if (expected === 'reject' && (after.activeCount !== before.activeCount || after.queueDepth !== before.queueDepth))
+              violations.push('refused but admitted');
             if (after.queueDepth > l.queueCapacity) violations.push(`${after.queueDepth} queued`);
             outcomes.push(
               call.then(

@@ -263,7 +263,10 @@ describe('PoolBulkheadRegistry', () => {
   });
 
   it('gets or creates pools from shared configs', async () => {
-    const registry = new PoolBulkheadRegistry({ defaultConfig: { maxThreadPoolSize: 4, coreThreadPoolSize: 2, clock }, configs: { tiny: { maxThreadPoolSize: 1, coreThreadPoolSize: 1 } } });
+    const registry = new PoolBulkheadRegistry({
+      defaultConfig: { maxThreadPoolSize: 4, coreThreadPoolSize: 2, clock },
+      configs: { tiny: { maxThreadPoolSize: 1, coreThreadPoolSize: 1 } },
+    });
     const pdf = registry.get('pdf');
     expect(registry.get('pdf')).toBe(pdf);
     expect(pdf.metrics.maximumThreadPoolSize).toBe(4);

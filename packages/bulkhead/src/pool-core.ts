@@ -1,18 +1,5 @@
-import {
-  type BulkheadFullError,
-  EventPublisher,
-  type AnyEventOf,
-  type EventOf,
-  type TimerHandle,
-} from '@breakwater/core';
-import {
-  follow,
-  holdProcess,
-  NEVER_ABORTED,
-  raceAbort,
-  releaseProcess,
-  WaitQueue,
-} from '@breakwater/core/internal';
+import { type BulkheadFullError, EventPublisher, type AnyEventOf, type EventOf, type TimerHandle } from '@breakwater/core';
+import { follow, holdProcess, NEVER_ABORTED, raceAbort, releaseProcess, WaitQueue } from '@breakwater/core/internal';
 import { admit } from './admission.js';
 import { resolvePoolCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
 import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';

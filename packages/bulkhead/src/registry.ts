@@ -15,7 +15,12 @@ import { PoolBulkhead } from './pool-bulkhead.js';
  */
 export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
   constructor(options: RegistryOptions<BulkheadConfig> = {}) {
-    super('BulkheadRegistry', (name, config) => new Bulkhead(name, config), options, (config, name) => void resolveBulkheadConfig(name, config));
+    super(
+      'BulkheadRegistry',
+      (name, config) => new Bulkhead(name, config),
+      options,
+      (config, name) => void resolveBulkheadConfig(name, config),
+    );
   }
 }
 
@@ -32,6 +37,11 @@ export class BulkheadRegistry extends Registry<Bulkhead, BulkheadConfig> {
  */
 export class PoolBulkheadRegistry extends Registry<PoolBulkhead, PoolBulkheadConfig> {
   constructor(options: RegistryOptions<PoolBulkheadConfig> = {}) {
-    super('PoolBulkheadRegistry', (name, config) => new PoolBulkhead(name, config), options, (config, name) => void resolvePoolBulkheadConfig(name, config));
+    super(
+      'PoolBulkheadRegistry',
+      (name, config) => new PoolBulkhead(name, config),
+      options,
+      (config, name) => void resolvePoolBulkheadConfig(name, config),
+    );
   }
 }

@@ -167,7 +167,9 @@ describe('PoolBulkhead.workers — real worker threads', () => {
     );
     const thrown = (await pool.run({ op: 'throwUncloneable' }).catch((e: unknown) => e)) as Error;
     expect(thrown).toBeInstanceOf(Error);
-    expect(thrown.message).toMatch(/^PoolBulkhead 'cpu': the value the task threw could not be cloned to the main thread: \(\) => \{\s*\} could not be cloned\./);
+    expect(thrown.message).toMatch(
+      /^PoolBulkhead 'cpu': the value the task threw could not be cloned to the main thread: \(\) => \{\s*\} could not be cloned\./,
+    );
     expect(pool.metrics.activeCount).toBe(0);
     await expect(pool.run({ op: 'thread' })).resolves.toBe(before);
   });

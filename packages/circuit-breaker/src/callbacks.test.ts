@@ -33,7 +33,11 @@ describe('user callbacks are contained (contract: docs/conventions.md)', () => {
       expect(breaker.state).toBe('HALF_OPEN');
       expect(counts(breaker.metrics)).toMatchObject({ buffered: 1, failed: 1 });
       // The second permit is still there: the second trial decides (2 errors of 2 → OPEN).
-      await expect(breaker.execute(() => { throw own; })).rejects.toBe(own);
+      await expect(
+        breaker.execute(() => {
+          throw own;
+        }),
+      ).rejects.toBe(own);
       expect(breaker.state).toBe('OPEN');
       expect(events.filter((e) => e === 'error')).toHaveLength(2);
       const warnings = warningsOf(warn);
@@ -46,7 +50,10 @@ describe('user callbacks are contained (contract: docs/conventions.md)', () => {
   it('a throwing recordResult: the caller gets the value, the call is an ERROR carrying the value, one warning', async () => {
     const warn = captureWarnings();
     // Written for `{ response: { status } }`, given a body without `response` (null and undefined are never asked about).
-    const { breaker } = breakerOnClock({ recordResult: (r) => (r as { response: { status: number } }).response.status >= 500, minimumNumberOfCalls: 1, slidingWindowSize: 1 }, 'pg');
+    const { breaker } = breakerOnClock(
+      { recordResult: (r) => (r as { response: { status: number } }).response.status >= 500, minimumNumberOfCalls: 1, slidingWindowSize: 1 },
+      'pg',
+    );
     const errors: unknown[] = [];
     breaker.on('error', (e) => errors.push(e.error));
     const body = { ok: true };
@@ -60,7 +67,13 @@ describe('user callbacks are contained (contract: docs/conventions.md)', () => {
 
   it('a throwing recordResult in HALF_OPEN loses no permit (it was lost before: the breaker refused every call forever)', async () => {
     const warn = captureWarnings();
-    const { breaker } = breakerOnClock({ recordResult: () => { throw new Error('bad predicate'); }, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 3 });
+    const { breaker } = breakerOnClock({
+      recordResult: () => {
+        throw new Error('bad predicate');
+      },
+      permittedNumberOfCallsInHalfOpenState: 2,
+      minimumNumberOfCalls: 3,
+    });
     breaker.transitionToOpenState();
     breaker.transitionToHalfOpenState();
     await expect(breaker.execute(() => 'a')).resolves.toBe('a');
@@ -87,7 +100,14 @@ describe('user callbacks are contained (contract: docs/conventions.md)', () => {
 
   it('onError and onResult called directly never throw from a predicate: the call is an ERROR and the user permit is used', () => {
     const warn = captureWarnings();
-    const { breaker } = breakerOnClock({ recordException: httpOnly(), recordResult: () => { throw new TypeError('nope'); }, permittedNumberOfCallsInHalfOpenState: 2, minimumNumberOfCalls: 2 });
+    const { breaker } = breakerOnClock({
+      recordException: httpOnly(),
+      recordResult: () => {
+        throw new TypeError('nope');
+      },
+      permittedNumberOfCallsInHalfOpenState: 2,
+      minimumNumberOfCalls: 2,
+    });
     breaker.transitionToOpenState();
     breaker.transitionToHalfOpenState();
     expect(breaker.tryAcquirePermission()).toBe(true);
@@ -163,9 +183,14 @@ describe('waitIntervalFunctionInOpenState is contained', () => {
 
   it('refuses at construction a wait function that throws or gives a bad wait for attempt 1', async () => {
     const { CircuitBreaker } = await import('./circuit-breaker.js');
-    expect(() => new CircuitBreaker('pg', { waitIntervalFunctionInOpenState: () => { throw new Error('boom'); } })).toThrow(
-      new TypeError("CircuitBreaker 'pg': waitIntervalFunctionInOpenState threw for attempt 1: Error: boom"),
-    );
+    expect(
+      () =>
+        new CircuitBreaker('pg', {
+          waitIntervalFunctionInOpenState: () => {
+            throw new Error('boom');
+          },
+        }),
+    ).toThrow(new TypeError("CircuitBreaker 'pg': waitIntervalFunctionInOpenState threw for attempt 1: Error: boom"));
     for (const bad of [NaN, Infinity, -1, 0]) {
       expect(() => new CircuitBreaker('pg', { waitIntervalFunctionInOpenState: () => bad })).toThrow(RangeError);
       expect(() => new CircuitBreaker('pg', { waitIntervalFunctionInOpenState: () => bad })).toThrow(

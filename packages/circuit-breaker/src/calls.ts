@@ -1,19 +1,5 @@
-import {
-  CallNotPermittedError,
-  type CallContext,
-  type Clock,
-  type ExecuteOptions,
-  type PolicyFn,
-} from '@breakwater/core';
-import {
-  describeValue,
-  enterCall,
-  invoke,
-  NEVER_ABORTED,
-  raceAbort,
-  ROOT_CONTEXT,
-  withoutStack,
-} from '@breakwater/core/internal';
+import { CallNotPermittedError, type CallContext, type Clock, type ExecuteOptions, type PolicyFn } from '@breakwater/core';
+import { describeValue, enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, withoutStack } from '@breakwater/core/internal';
 import { ignore, recordError, recordValue } from './recording.js';
 import { releasePermit, type Permit } from './permits.js';
 import type { CircuitStateMachine } from './state-machine.js';

@@ -71,7 +71,9 @@ export function checkSnapshot(prefix: string, value: unknown): CircuitBreakerSna
       : c.integer('snapshot.attempt', s['attempt'], 0, keepsNoAttempt ? 0 : Number.MAX_SAFE_INTEGER);
   const openUntil = state === 'OPEN' ? c.time('snapshot.openUntil', s['openUntil']) : nothing(c, 'snapshot.openUntil', s['openUntil'], state);
   const halfOpenUntil =
-    state === 'HALF_OPEN' && s['halfOpenUntil'] !== null ? c.time('snapshot.halfOpenUntil', s['halfOpenUntil']) : nothing(c, 'snapshot.halfOpenUntil', s['halfOpenUntil'], state);
+    state === 'HALF_OPEN' && s['halfOpenUntil'] !== null
+      ? c.time('snapshot.halfOpenUntil', s['halfOpenUntil'])
+      : nothing(c, 'snapshot.halfOpenUntil', s['halfOpenUntil'], state);
   const metrics = checkMetrics(c, s['metrics'], state, takenAt);
   return { version: 1, name, takenAt, state, attempt, openUntil, halfOpenUntil, metrics };
 }
@@ -90,7 +92,8 @@ function checkMetrics(c: Checker, value: unknown, state: CircuitBreakerStateName
   }
   const reported = m['reported'];
   if (!Array.isArray(reported)) c.fail('snapshot.metrics.reported', 'an array', reported);
-  if (reported.length > 0 && state !== 'METRICS_ONLY') c.fail('snapshot.metrics.reported', `empty in ${state} (only METRICS_ONLY reports rates once)`, reported);
+  if (reported.length > 0 && state !== 'METRICS_ONLY')
+    c.fail('snapshot.metrics.reported', `empty in ${state} (only METRICS_ONLY reports rates once)`, reported);
   for (const [i, r] of reported.entries()) c.oneOf(`snapshot.metrics.reported[${i}]`, r, ['failureRate', 'slowCallRate']);
   if (new Set(reported).size !== reported.length) c.fail('snapshot.metrics.reported', 'without repeats', reported);
   const window = checkWindow(c, m['window'], takenAt);
@@ -99,7 +102,8 @@ function checkMetrics(c: Checker, value: unknown, state: CircuitBreakerStateName
     c.fail('snapshot.metrics.window.type', state === 'HALF_OPEN' ? `'HALF_OPEN_TRIALS' in HALF_OPEN` : `'COUNT_BASED' or 'TIME_BASED' in ${state}`, type);
   }
   const calls = window.type === 'TIME_BASED' ? window.buckets.reduce((n, b) => n + b.calls, 0) : window.outcomes.length;
-  if ((state === 'DISABLED' || state === 'FORCED_OPEN') && calls > 0) c.fail('snapshot.metrics.window', `empty in ${state} (it records nothing)`, window, false, `${calls} calls`);
+  if ((state === 'DISABLED' || state === 'FORCED_OPEN') && calls > 0)
+    c.fail('snapshot.metrics.window', `empty in ${state} (it records nothing)`, window, false, `${calls} calls`);
   return { window, notPermitted, reported: reported as MetricsSnapshot['reported'] };
 }
 
@@ -109,8 +113,10 @@ function checkWindow(c: Checker, value: unknown, takenAt: number): WindowSnapsho
   const size = c.integer('snapshot.metrics.window.size', w['size'], 1, MAX_SIZE);
   if (type !== 'TIME_BASED') {
     const outcomes = w['outcomes'];
-    if (typeof outcomes !== 'string' || !/^[0-3]*$/.test(outcomes)) c.fail('snapshot.metrics.window.outcomes', 'a string of digits 0-3 (one per call)', outcomes);
-    if (outcomes.length > size) c.fail('snapshot.metrics.window.outcomes', `at most ${size} calls long (the window's size)`, outcomes, true, `${outcomes.length}`);
+    if (typeof outcomes !== 'string' || !/^[0-3]*$/.test(outcomes))
+      c.fail('snapshot.metrics.window.outcomes', 'a string of digits 0-3 (one per call)', outcomes);
+    if (outcomes.length > size)
+      c.fail('snapshot.metrics.window.outcomes', `at most ${size} calls long (the window's size)`, outcomes, true, `${outcomes.length}`);
     return { type, size, outcomes };
   }
   const newestSecondAt = c.time('snapshot.metrics.window.newestSecondAt', w['newestSecondAt']);

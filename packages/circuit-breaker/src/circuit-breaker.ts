@@ -275,7 +275,11 @@ export class CircuitBreaker implements Policy, Observable<CircuitBreakerEvents> 
 
   /** OPEN until the clock reads `clockTime` (a time of the breaker's clock, not before now); the opening attempt is kept. */
   transitionToOpenStateUntil(clockTime: number, options?: TransitionOptions): void {
-    this.#machine.transition('OPEN', manualCause(options), openWaitUntil(this.#source, clockTime, () => this.#clock.now()));
+    this.#machine.transition(
+      'OPEN',
+      manualCause(options),
+      openWaitUntil(this.#source, clockTime, () => this.#clock.now()),
+    );
   }
 
   /** HALF_OPEN with fresh trial permits. */

@@ -45,14 +45,30 @@ describe('CircuitBreaker configuration', () => {
     [{ slidingWindowSize: 0 }, RangeError, "CircuitBreaker 'pg': slidingWindowSize must be an integer in [1, 1000000], got 0"],
     [{ slidingWindowSize: 2.5 }, RangeError, "CircuitBreaker 'pg': slidingWindowSize must be an integer in [1, 1000000], got 2.5"],
     [{ minimumNumberOfCalls: 0 }, RangeError, "CircuitBreaker 'pg': minimumNumberOfCalls must be an integer in [1, 1000000], got 0"],
-    [{ permittedNumberOfCallsInHalfOpenState: 0 }, RangeError, "CircuitBreaker 'pg': permittedNumberOfCallsInHalfOpenState must be an integer in [1, 1000000], got 0"],
+    [
+      { permittedNumberOfCallsInHalfOpenState: 0 },
+      RangeError,
+      "CircuitBreaker 'pg': permittedNumberOfCallsInHalfOpenState must be an integer in [1, 1000000], got 0",
+    ],
     [{ waitDurationInOpenState: 0 }, RangeError, "CircuitBreaker 'pg': waitDurationInOpenState must be >= 1, got 0"],
     [{ waitIntervalFunctionInOpenState: 5000 }, TypeError, "CircuitBreaker 'pg': waitIntervalFunctionInOpenState must be a function, got 5000"],
-    [{ waitIntervalFunctionInOpenState: () => 0 }, RangeError, "CircuitBreaker 'pg': waitIntervalFunctionInOpenState must be a function returning a finite wait in ms >= 1 (it returned this for attempt 1), got 0"],
-    [{ waitDurationInOpenState: 1000, waitIntervalFunctionInOpenState: () => 1000 }, TypeError, "CircuitBreaker 'pg': give waitDurationInOpenState or waitIntervalFunctionInOpenState, not both"],
+    [
+      { waitIntervalFunctionInOpenState: () => 0 },
+      RangeError,
+      "CircuitBreaker 'pg': waitIntervalFunctionInOpenState must be a function returning a finite wait in ms >= 1 (it returned this for attempt 1), got 0",
+    ],
+    [
+      { waitDurationInOpenState: 1000, waitIntervalFunctionInOpenState: () => 1000 },
+      TypeError,
+      "CircuitBreaker 'pg': give waitDurationInOpenState or waitIntervalFunctionInOpenState, not both",
+    ],
     [{ maxWaitDurationInHalfOpenState: -1 }, RangeError, "CircuitBreaker 'pg': maxWaitDurationInHalfOpenState must be >= 0, got -1"],
     [{ transitionToStateAfterWaitDuration: 'HALF_OPEN' }, TypeError, "transitionToStateAfterWaitDuration must be one of 'OPEN', 'CLOSED', got 'HALF_OPEN'"],
-    [{ automaticTransitionFromOpenToHalfOpenEnabled: 'yes' }, TypeError, "CircuitBreaker 'pg': automaticTransitionFromOpenToHalfOpenEnabled must be true or false, got 'yes'"],
+    [
+      { automaticTransitionFromOpenToHalfOpenEnabled: 'yes' },
+      TypeError,
+      "CircuitBreaker 'pg': automaticTransitionFromOpenToHalfOpenEnabled must be true or false, got 'yes'",
+    ],
     [{ recordExceptions: Error }, TypeError, "CircuitBreaker 'pg': recordExceptions must be an array of error classes, got a function"],
     [{ ignoreExceptions: ['TypeError'] }, TypeError, "CircuitBreaker 'pg': ignoreExceptions must be an array of error classes, got an array"],
     [{ recordResult: true }, TypeError, "CircuitBreaker 'pg': recordResult must be a function, got true"],
@@ -85,7 +101,13 @@ describe('CircuitBreaker configuration', () => {
 
   it('a HALF_OPEN of the largest size moves from a timer without crashing', async () => {
     const clock = new VirtualClock();
-    const breaker = new CircuitBreaker('pg', { permittedNumberOfCallsInHalfOpenState: 1e6, minimumNumberOfCalls: 1e6, automaticTransitionFromOpenToHalfOpenEnabled: true, waitDurationInOpenState: 10, clock });
+    const breaker = new CircuitBreaker('pg', {
+      permittedNumberOfCallsInHalfOpenState: 1e6,
+      minimumNumberOfCalls: 1e6,
+      automaticTransitionFromOpenToHalfOpenEnabled: true,
+      waitDurationInOpenState: 10,
+      clock,
+    });
     breaker.transitionToOpenState();
     await clock.advance(10);
     expect(breaker.state).toBe('HALF_OPEN');
@@ -153,7 +175,9 @@ describe('CircuitBreaker configuration', () => {
     ];
     for (const [ms, kind] of bad) {
       expect(() => breaker.onSuccess(ms as number)).toThrow(kind);
-      expect(() => breaker.onSuccess(ms as number)).toThrow(`CircuitBreaker 'pg': onSuccess(durationMs, …) needs a duration in ms (a finite number >= 0, or a string like '250ms'), got`);
+      expect(() => breaker.onSuccess(ms as number)).toThrow(
+        `CircuitBreaker 'pg': onSuccess(durationMs, …) needs a duration in ms (a finite number >= 0, or a string like '250ms'), got`,
+      );
       expect(() => breaker.onResult(ms as number, 1)).toThrow(/CircuitBreaker 'pg': onResult\(durationMs, …\)/);
       expect(() => breaker.onError(ms as number, new Error())).toThrow(/CircuitBreaker 'pg': onError\(durationMs, …\)/);
     }
@@ -172,7 +196,9 @@ describe('CircuitBreaker configuration', () => {
     await clock.advance(1);
     expect(breaker.tryAcquirePermission()).toBe(true);
     expect(() => breaker.transitionToOpenStateFor('ten seconds' as never)).toThrow(
-      new TypeError("CircuitBreaker 'pg': transitionToOpenStateFor(wait) needs a duration (ms >= 0, finite, or a string like '250ms', '10s', '1.5m', '2h'), got 'ten seconds'"),
+      new TypeError(
+        "CircuitBreaker 'pg': transitionToOpenStateFor(wait) needs a duration (ms >= 0, finite, or a string like '250ms', '10s', '1.5m', '2h'), got 'ten seconds'",
+      ),
     );
     expect(() => breaker.transitionToOpenStateFor(-1)).toThrow(RangeError);
     expect(() => breaker.transitionToOpenStateFor(Infinity)).toThrow(RangeError);

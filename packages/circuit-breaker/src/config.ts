@@ -1,11 +1,4 @@
-import {
-  ConfigReader,
-  errorMatcher,
-  type Clock,
-  type Duration,
-  type ErrorClass,
-  type ErrorPredicate,
-} from '@breakwater/core';
+import { ConfigReader, errorMatcher, type Clock, type Duration, type ErrorClass, type ErrorPredicate } from '@breakwater/core';
 import { callbackThrew, describeValue, warnOnce } from '@breakwater/core/internal';
 import type { WindowSettings } from './metrics.js';
 import { STATES, type CircuitBreakerStateName } from './states.js';

@@ -44,7 +44,12 @@ describe('the documents’ worked cases', () => {
   });
 
   it('§2: after HALF_OPEN → CLOSED the window starts empty', async () => {
-    const { breaker, clock } = breakerOnClock({ slidingWindowSize: 10, minimumNumberOfCalls: 10, permittedNumberOfCallsInHalfOpenState: 3, waitDurationInOpenState: 1000 });
+    const { breaker, clock } = breakerOnClock({
+      slidingWindowSize: 10,
+      minimumNumberOfCalls: 10,
+      permittedNumberOfCallsInHalfOpenState: 3,
+      waitDurationInOpenState: 1000,
+    });
     fail(breaker, 10);
     await clock.advance(1001);
     for (let i = 0; i < 3; i++) {
@@ -114,7 +119,11 @@ describe('the documents’ worked cases', () => {
   });
 
   it('§4: a half-open breaker that waits too long goes back to OPEN', async () => {
-    const { breaker, clock } = breakerOnClock({ permittedNumberOfCallsInHalfOpenState: 5, maxWaitDurationInHalfOpenState: 3000, waitDurationInOpenState: 1000 });
+    const { breaker, clock } = breakerOnClock({
+      permittedNumberOfCallsInHalfOpenState: 5,
+      maxWaitDurationInHalfOpenState: 3000,
+      waitDurationInOpenState: 1000,
+    });
     breaker.transitionToOpenState();
     await clock.advance(1001);
     breaker.tryAcquirePermission(); // one trial call that never comes back
@@ -140,7 +149,12 @@ describe('the documents’ worked cases', () => {
   });
 
   it('§1: an emptied TIME_BASED window does not close an OPEN breaker; only the wait and trials do', async () => {
-    const { breaker, clock } = breakerOnClock({ slidingWindowType: 'TIME_BASED', slidingWindowSize: 2, minimumNumberOfCalls: 2, waitDurationInOpenState: 60_000 });
+    const { breaker, clock } = breakerOnClock({
+      slidingWindowType: 'TIME_BASED',
+      slidingWindowSize: 2,
+      minimumNumberOfCalls: 2,
+      waitDurationInOpenState: 60_000,
+    });
     fail(breaker, 2);
     expect(breaker.state).toBe('OPEN');
     await clock.advance(10_000);

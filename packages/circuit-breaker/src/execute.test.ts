@@ -79,7 +79,7 @@ describe('CircuitBreaker.execute', () => {
     expect(breaker.trialCallsInFlight).toBe(0);
   });
 
-    it('rejects with CallNotPermittedError when OPEN, without calling fn', async () => {
+  it('rejects with CallNotPermittedError when OPEN, without calling fn', async () => {
     const { breaker } = breakerOnClock(config, 'pg');
     breaker.transitionToOpenState();
     let called = false;
@@ -117,10 +117,13 @@ describe('CircuitBreaker.execute', () => {
     const { breaker } = breakerOnClock(config);
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
-    await breaker.execute((ctx) => {
-      seen = ctx.signal;
-      expect(ctx.attempt).toBe(1);
-    }, { signal: controller.signal });
+    await breaker.execute(
+      (ctx) => {
+        seen = ctx.signal;
+        expect(ctx.attempt).toBe(1);
+      },
+      { signal: controller.signal },
+    );
     expect(seen).toBe(controller.signal);
     controller.abort(new Error('user left'));
     let called = false;

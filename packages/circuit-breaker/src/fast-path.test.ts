@@ -12,8 +12,10 @@ describe('CircuitBreaker fast path', () => {
     const elapsed: number[] = [];
     breaker.on('success', (e) => elapsed.push(e.elapsed));
     breaker.on('error', (e) => elapsed.push(-e.elapsed));
-    const after = (ms: number, fail = false) => () =>
-      new Promise((resolve, reject) => clock.setTimeout(() => (fail ? reject(new BoomError()) : resolve(ms)), ms));
+    const after =
+      (ms: number, fail = false) =>
+      () =>
+        new Promise((resolve, reject) => clock.setTimeout(() => (fail ? reject(new BoomError()) : resolve(ms)), ms));
     const first = breaker.execute(after(300)); // holds the shared handlers
     await clock.advance(50);
     const second = breaker.execute(after(20, true)).catch((e: unknown) => e); // its own
@@ -88,11 +90,19 @@ describe('CircuitBreaker without listeners', () => {
     const { CircuitBreaker } = await import('./circuit-breaker.js');
     const emit = vi.spyOn(EventPublisher.prototype, 'emit');
     const clock = new VirtualClock();
-    const breaker = new CircuitBreaker('quiet', { slidingWindowSize: 2, minimumNumberOfCalls: 2, waitDurationInOpenState: 10, permittedNumberOfCallsInHalfOpenState: 1, clock });
+    const breaker = new CircuitBreaker('quiet', {
+      slidingWindowSize: 2,
+      minimumNumberOfCalls: 2,
+      waitDurationInOpenState: 10,
+      permittedNumberOfCallsInHalfOpenState: 1,
+      clock,
+    });
     await breaker.execute(() => Promise.reject(new BoomError())).catch(() => {});
-    await breaker.execute(() => {
-      throw new BoomError();
-    }).catch(() => {});
+    await breaker
+      .execute(() => {
+        throw new BoomError();
+      })
+      .catch(() => {});
     expect(breaker.state).toBe('OPEN');
     await breaker.execute(() => 'refused').catch(() => {});
     await clock.advance(11);

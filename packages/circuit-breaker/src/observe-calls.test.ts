@@ -59,10 +59,9 @@ describe('observeCalls through execute', () => {
   it('a call its caller aborted is observed as ignored, as its ignoredError event says', async () => {
     const { breaker, seen, events } = setUp();
     const controller = new AbortController();
-    const call = breaker.execute(
-      (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
-      { signal: controller.signal },
-    );
+    const call = breaker.execute((ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })), {
+      signal: controller.signal,
+    });
     controller.abort(new Error('left'));
     await expect(call).rejects.toThrow('left');
     await Promise.resolve();
@@ -187,7 +186,7 @@ describe('observeCalls: a throwing observer is contained', () => {
     breaker.onSuccess(1);
     expect(seen).toEqual(['successful', 'failed', 'successful']);
     expect(events).toEqual(['success', 'error', 'failureRateExceeded 50', 'stateTransition CLOSED->OPEN', 'success']);
-    expect(counts(breaker.metrics)).toMatchObject({ buffered: 2, failed: 1 }) // a window of 2: the error and the last success;
+    expect(counts(breaker.metrics)).toMatchObject({ buffered: 2, failed: 1 }); // a window of 2: the error and the last success;
     const warnings = warn.mock.calls.filter((c) => (c[1] as { type?: string }).type === 'BreakwaterCallbackWarning').map((c) => String(c[0]));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("CircuitBreaker 'pg': an observer of observeCalls threw; the call is recorded all the same (reported once)");

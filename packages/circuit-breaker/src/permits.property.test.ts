@@ -15,8 +15,20 @@ type UserPattern = 'acquireRecord' | 'acquireFail' | 'acquireReleaseTwice' | 'ac
 type Op = { kind: 'execute'; outcome: ExecuteOutcome } | { kind: 'user'; pattern: UserPattern };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('execute' as const), outcome: fc.constantFrom<ExecuteOutcome>('success', 'failure', 'ignored', 'abort', 'abortThenSucceed', 'hostile', 'poison') }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('user' as const), pattern: fc.constantFrom<UserPattern>('acquireRecord', 'acquireFail', 'acquireReleaseTwice', 'acquireIgnored', 'releaseWithoutPermit') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('execute' as const),
+      outcome: fc.constantFrom<ExecuteOutcome>('success', 'failure', 'ignored', 'abort', 'abortThenSucceed', 'hostile', 'poison'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('user' as const),
+      pattern: fc.constantFrom<UserPattern>('acquireRecord', 'acquireFail', 'acquireReleaseTwice', 'acquireIgnored', 'releaseWithoutPermit'),
+    }),
+  },
 );
 
 /**
@@ -157,7 +169,8 @@ describe('half-open permits against a model, under any interleaving', () => {
             },
             { signal: controller.signal },
           );
-          if (ran !== expected.permitted) mismatches.push(`execute: breaker ${ran ? 'ran' : 'refused'} the call, model ${expected.permitted ? 'permits' : 'refuses'} it`);
+          if (ran !== expected.permitted)
+            mismatches.push(`execute: breaker ${ran ? 'ran' : 'refused'} the call, model ${expected.permitted ? 'permits' : 'refuses'} it`);
           held = expected.permit;
           return call.catch(() => 'rejected');
         };
@@ -169,7 +182,8 @@ describe('half-open permits against a model, under any interleaving', () => {
             return;
           }
           const expected = model.acquire();
-          if (breaker.tryAcquirePermission() !== expected.permitted) mismatches.push(`tryAcquirePermission: model ${expected.permitted ? 'permits' : 'refuses'}`);
+          if (breaker.tryAcquirePermission() !== expected.permitted)
+            mismatches.push(`tryAcquirePermission: model ${expected.permitted ? 'permits' : 'refuses'}`);
           if (!expected.permitted) return;
           if (expected.permit) model.userHeld++;
           await s.schedule(Promise.resolve(), `user ${pattern}`);
@@ -201,7 +215,9 @@ describe('half-open permits against a model, under any interleaving', () => {
           }
         };
 
-        const runs = ops.map((o, i) => s.schedule(Promise.resolve(i), `start ${i}`).then(() => (o.kind === 'execute' ? runExecute(o.outcome) : runUser(o.pattern))));
+        const runs = ops.map((o, i) =>
+          s.schedule(Promise.resolve(i), `start ${i}`).then(() => (o.kind === 'execute' ? runExecute(o.outcome) : runUser(o.pattern))),
+        );
         await s.waitAll();
         await Promise.all(runs);
         await flush();

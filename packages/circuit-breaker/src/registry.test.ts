@@ -28,7 +28,9 @@ describe('CircuitBreakerRegistry', () => {
 
   it('refuses a bad config for a new breaker with the breaker’s name', () => {
     const registry = new CircuitBreakerRegistry();
-    expect(() => registry.get('tenant-42', { slidingWindowSize: 0 })).toThrow("CircuitBreaker 'tenant-42': slidingWindowSize must be an integer in [1, 1000000], got 0");
+    expect(() => registry.get('tenant-42', { slidingWindowSize: 0 })).toThrow(
+      "CircuitBreaker 'tenant-42': slidingWindowSize must be an integer in [1, 1000000], got 0",
+    );
   });
 
   it('bounds per-tenant breakers with maxSize (least recently used goes)', () => {
@@ -47,7 +49,9 @@ describe('CircuitBreakerRegistry', () => {
     expect(() => new CircuitBreakerRegistry({ defaultConfig: { slidingWindowSize: 0 } })).toThrow(RangeError);
     expect(() => new CircuitBreakerRegistry({ defaultConfig: { slidingWindowSize: 0 } })).toThrow("config 'default'");
     expect(() => new CircuitBreakerRegistry({ configs: { night: { failureRateTreshold: 50 } as never } })).toThrow(TypeError);
-    expect(() => new CircuitBreakerRegistry({ configs: { night: { failureRateTreshold: 50 } as never } })).toThrow(/config 'night'.*did you mean 'failureRateThreshold'/);
+    expect(() => new CircuitBreakerRegistry({ configs: { night: { failureRateTreshold: 50 } as never } })).toThrow(
+      /config 'night'.*did you mean 'failureRateThreshold'/,
+    );
     expect(() => new CircuitBreakerRegistry({ configs: { big: { permittedNumberOfCallsInHalfOpenState: 2 ** 40 } } })).toThrow(RangeError);
   });
 });

@@ -16,6 +16,11 @@ import { resolveCircuitBreakerConfig, type CircuitBreakerConfig } from './config
  */
 export class CircuitBreakerRegistry extends Registry<CircuitBreaker, CircuitBreakerConfig> {
   constructor(options: RegistryOptions<CircuitBreakerConfig> = {}) {
-    super('CircuitBreakerRegistry', (name, config) => new CircuitBreaker(name, config), options, (config, configName) => void resolveCircuitBreakerConfig(configName, config));
+    super(
+      'CircuitBreakerRegistry',
+      (name, config) => new CircuitBreaker(name, config),
+      options,
+      (config, configName) => void resolveCircuitBreakerConfig(configName, config),
+    );
   }
 }

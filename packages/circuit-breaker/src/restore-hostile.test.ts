@@ -21,7 +21,17 @@ const trials = (outcomes: string, size: number): WindowSnapshot => ({ type: 'HAL
 /** A snapshot as a store could hold it: taken at BASE, CLOSED with an empty window of 10 calls unless `fields` say otherwise. */
 function stored(fields: Partial<Omit<CircuitBreakerSnapshot, 'metrics'>> & { window?: WindowSnapshot; notPermitted?: number }): CircuitBreakerSnapshot {
   const { window = { type: 'COUNT_BASED', size: 10, outcomes: '' }, notPermitted = 0, ...rest } = fields;
-  return { version: 1, name: 'pg', takenAt: BASE, state: 'CLOSED', attempt: 0, openUntil: null, halfOpenUntil: null, metrics: { window, notPermitted, reported: [] }, ...rest };
+  return {
+    version: 1,
+    name: 'pg',
+    takenAt: BASE,
+    state: 'CLOSED',
+    attempt: 0,
+    openUntil: null,
+    halfOpenUntil: null,
+    metrics: { window, notPermitted, reported: [] },
+    ...rest,
+  };
 }
 
 /**
@@ -67,13 +77,20 @@ describe('a HALF_OPEN whose trial window is already decided is decided at restor
     const { breaker, again } = restoreAt(config, stored({ state: 'HALF_OPEN', attempt: 1, window: trials(outcomes, permitted) }));
     expect(breaker.state).toBe(state);
     const snapshot = again();
-    if (state === 'CLOSED') expect(snapshot).toMatchObject({ attempt: 0, metrics: { window: { type: 'COUNT_BASED', size: 10, outcomes: '' }, notPermitted: 0 } });
+    if (state === 'CLOSED')
+      expect(snapshot).toMatchObject({ attempt: 0, metrics: { window: { type: 'COUNT_BASED', size: 10, outcomes: '' }, notPermitted: 0 } });
     if (state === 'OPEN') expect(snapshot).toMatchObject({ attempt: 2, openUntil: BASE + 60_000, metrics: { window: trials(outcomes, permitted) } });
-    if (state === 'HALF_OPEN') expect([breaker.tryAcquirePermission(), breaker.tryAcquirePermission(), breaker.tryAcquirePermission()]).toEqual([true, true, false]);
+    if (state === 'HALF_OPEN')
+      expect([breaker.tryAcquirePermission(), breaker.tryAcquirePermission(), breaker.tryAcquirePermission()]).toEqual([true, true, false]);
   });
 
   it('an OPEN it decides on has its automatic timer, due at once when the wait ran out in the store; no half-open timer is left', async () => {
-    const config = { permittedNumberOfCallsInHalfOpenState: 2, waitDurationInOpenState: 5000, automaticTransitionFromOpenToHalfOpenEnabled: true, maxWaitDurationInHalfOpenState: 60_000 };
+    const config = {
+      permittedNumberOfCallsInHalfOpenState: 2,
+      waitDurationInOpenState: 5000,
+      automaticTransitionFromOpenToHalfOpenEnabled: true,
+      maxWaitDurationInHalfOpenState: 60_000,
+    };
     const snapshot = stored({ state: 'HALF_OPEN', attempt: 1, halfOpenUntil: BASE + 60_000, window: trials('11', 2) });
     const soon = restoreAt(config, snapshot, 1000);
     expect([soon.breaker.state, soon.clock.pendingTimers, soon.clock.nextTimerAt]).toEqual(['OPEN', 1, 4000]);
@@ -89,8 +106,16 @@ describe('a HALF_OPEN whose trial window is already decided is decided at restor
   it('with { stateOnly: true } the trials are not restored, so nothing is decided: HALF_OPEN with every permit', () => {
     const clock = trackedClock();
     const config = { permittedNumberOfCallsInHalfOpenState: 3, clock };
-    const breaker = CircuitBreaker.restore('pg', config, stored({ state: 'HALF_OPEN', attempt: 1, window: trials('111', 3) }), { wallClock: () => BASE, stateOnly: true });
-    expect([breaker.state, breaker.tryAcquirePermission(), breaker.tryAcquirePermission(), breaker.tryAcquirePermission()]).toEqual(['HALF_OPEN', true, true, true]);
+    const breaker = CircuitBreaker.restore('pg', config, stored({ state: 'HALF_OPEN', attempt: 1, window: trials('111', 3) }), {
+      wallClock: () => BASE,
+      stateOnly: true,
+    });
+    expect([breaker.state, breaker.tryAcquirePermission(), breaker.tryAcquirePermission(), breaker.tryAcquirePermission()]).toEqual([
+      'HALF_OPEN',
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -134,7 +159,11 @@ describe('a deadline beyond what the config allows is cut to it, counted from wh
 
   it('a HALF_OPEN forced out years away is forced out after maxWaitDurationInHalfOpenState', async () => {
     const config = { permittedNumberOfCallsInHalfOpenState: 3, maxWaitDurationInHalfOpenState: 10_000 };
-    const { breaker, clock, events, again } = restoreAt(config, stored({ state: 'HALF_OPEN', attempt: 1, halfOpenUntil: BASE + 1e12, window: trials('', 3) }), 2000);
+    const { breaker, clock, events, again } = restoreAt(
+      config,
+      stored({ state: 'HALF_OPEN', attempt: 1, halfOpenUntil: BASE + 1e12, window: trials('', 3) }),
+      2000,
+    );
     expect(again().halfOpenUntil).toBe(BASE + 10_000);
     expect(clock.nextTimerAt).toBe(8000);
     await clock.advance(8000);
@@ -145,13 +174,33 @@ describe('a deadline beyond what the config allows is cut to it, counted from wh
 
 describe('values no breaker produces are refused, naming the field, the value and what is allowed', () => {
   it.each([
-    ['an OPEN deadline of 1e300', { state: 'OPEN', attempt: 1, openUntil: 1e300 }, 'snapshot.openUntil must be a wall-clock time in ms within the Date range [-8640000000000000, 8640000000000000], got 1e+300'],
-    ['a snapshot taken in the year 10^290', { takenAt: 1e300 }, 'snapshot.takenAt must be a wall-clock time in ms within the Date range [-8640000000000000, 8640000000000000], got 1e+300'],
-    ['a half-open deadline before any date', { state: 'HALF_OPEN', attempt: 1, halfOpenUntil: -1e300, window: trials('', 10) }, 'snapshot.halfOpenUntil must be a wall-clock time in ms within the Date range'],
-    ['FORCED_OPEN at attempt 0', { state: 'FORCED_OPEN', attempt: 0 }, 'snapshot.attempt must be an integer in [1, 9007199254740991] in FORCED_OPEN (every move there counts an opening), got 0'],
+    [
+      'an OPEN deadline of 1e300',
+      { state: 'OPEN', attempt: 1, openUntil: 1e300 },
+      'snapshot.openUntil must be a wall-clock time in ms within the Date range [-8640000000000000, 8640000000000000], got 1e+300',
+    ],
+    [
+      'a snapshot taken in the year 10^290',
+      { takenAt: 1e300 },
+      'snapshot.takenAt must be a wall-clock time in ms within the Date range [-8640000000000000, 8640000000000000], got 1e+300',
+    ],
+    [
+      'a half-open deadline before any date',
+      { state: 'HALF_OPEN', attempt: 1, halfOpenUntil: -1e300, window: trials('', 10) },
+      'snapshot.halfOpenUntil must be a wall-clock time in ms within the Date range',
+    ],
+    [
+      'FORCED_OPEN at attempt 0',
+      { state: 'FORCED_OPEN', attempt: 0 },
+      'snapshot.attempt must be an integer in [1, 9007199254740991] in FORCED_OPEN (every move there counts an opening), got 0',
+    ],
     ['refused calls in CLOSED', { notPermitted: 3 }, 'snapshot.metrics.notPermitted must be 0 in CLOSED (it refuses no call), got 3'],
     ['refused calls in DISABLED', { state: 'DISABLED', notPermitted: 1 }, 'snapshot.metrics.notPermitted must be 0 in DISABLED (it refuses no call), got 1'],
-    ['refused calls in METRICS_ONLY', { state: 'METRICS_ONLY', notPermitted: 1 }, 'snapshot.metrics.notPermitted must be 0 in METRICS_ONLY (it refuses no call), got 1'],
+    [
+      'refused calls in METRICS_ONLY',
+      { state: 'METRICS_ONLY', notPermitted: 1 },
+      'snapshot.metrics.notPermitted must be 0 in METRICS_ONLY (it refuses no call), got 1',
+    ],
   ] as const)('%s', (_what, fields, message) => {
     const snapshot = stored(fields as Parameters<typeof stored>[0]);
     expect(() => restoreAt({}, snapshot)).toThrow(RangeError);
@@ -194,7 +243,14 @@ describe('no snapshot a store can hold keeps a breaker refusing longer than its 
           };
           const size = s.type === 'HALF_OPEN_TRIALS' ? c.permitted : 4;
           const window: WindowSnapshot = { type: s.type, size, outcomes: s.outcomes.slice(0, size) };
-          const snapshot = stored({ state: s.state, attempt: s.attempt, openUntil: s.openUntil, halfOpenUntil: s.halfOpenUntil, window, notPermitted: s.notPermitted });
+          const snapshot = stored({
+            state: s.state,
+            attempt: s.attempt,
+            openUntil: s.openUntil,
+            halfOpenUntil: s.halfOpenUntil,
+            window,
+            notPermitted: s.notPermitted,
+          });
           let restored: ReturnType<typeof restoreAt>;
           try {
             restored = restoreAt(config, snapshot, later);

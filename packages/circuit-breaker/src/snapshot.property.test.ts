@@ -18,8 +18,14 @@ const SLOW_MS = 1000;
 const BASE = 1_764_619_200_000;
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('call' as const), outcome: fc.constantFrom('success', 'failure', 'slow', 'slowFailure', 'ignored' as const) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 12_000 })) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('call' as const), outcome: fc.constantFrom('success', 'failure', 'slow', 'slowFailure', 'ignored' as const) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 12_000 })) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('to' as const), state: fc.constantFrom(...STATES) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('openFor' as const), ms: fc.integer({ min: 0, max: 6000 }) }) },
 );

@@ -10,7 +10,10 @@ afterEach(expectNoLeakedTimers);
 
 /** Wall time of the first process: a virtual clock reading plus a fixed epoch. */
 const BASE = 1_764_619_200_000;
-const wallOf = (clock: VirtualClock, at = BASE) => () => at + clock.now();
+const wallOf =
+  (clock: VirtualClock, at = BASE) =>
+  () =>
+    at + clock.now();
 
 const fail = (b: CircuitBreaker, n = 1, ms = 0) => {
   for (let i = 0; i < n; i++) b.onError(ms, new BoomError());
@@ -194,7 +197,12 @@ describe('snapshot and restore, state by state', () => {
     }
     expect(breaker.tryAcquirePermission()).toBe(true); // a call still running at snapshot time
     const { snapshot, restored, events } = hydrate(breaker, clock, config);
-    expect(snapshot).toMatchObject({ state: 'HALF_OPEN', attempt: 0, halfOpenUntil: null, metrics: { window: { type: 'HALF_OPEN_TRIALS', size: 4, outcomes: '01' } } });
+    expect(snapshot).toMatchObject({
+      state: 'HALF_OPEN',
+      attempt: 0,
+      halfOpenUntil: null,
+      metrics: { window: { type: 'HALF_OPEN_TRIALS', size: 4, outcomes: '01' } },
+    });
     expect(restored.metrics.numberOfBufferedCalls).toBe(2);
     expect(freePermits(restored)).toBe(2);
     succeed(restored, 2); // 1 failure in 4: below 50%
@@ -254,7 +262,12 @@ describe('snapshot and restore, state by state', () => {
   });
 
   it('keeps the opening attempt, so the next wait of an exponential wait function is right', async () => {
-    const config = { slidingWindowSize: 2, minimumNumberOfCalls: 2, permittedNumberOfCallsInHalfOpenState: 1, waitIntervalFunctionInOpenState: (n: number) => 1000 * 2 ** (n - 1) };
+    const config = {
+      slidingWindowSize: 2,
+      minimumNumberOfCalls: 2,
+      permittedNumberOfCallsInHalfOpenState: 1,
+      waitIntervalFunctionInOpenState: (n: number) => 1000 * 2 ** (n - 1),
+    };
     const { breaker, clock } = breakerOnClock(config);
     fail(breaker, 2); // attempt 1: 1 s
     await clock.advance(1001);
@@ -308,7 +321,7 @@ describe('snapshot and restore, state by state', () => {
   });
 });
 
-describe('snapshot and restore: the default wall clock is the breaker clock\'s', () => {
+describe("snapshot and restore: the default wall clock is the breaker clock's", () => {
   it('reads wallNow() of a VirtualClock, so an OPEN deadline carries over with no wallClock option', async () => {
     const config: CircuitBreakerConfig = { slidingWindowSize: 2, minimumNumberOfCalls: 2, waitDurationInOpenState: 5000 };
     const clock = trackedClock();
@@ -353,7 +366,11 @@ describe('restore refuses what it cannot trust', () => {
     );
     expect(() => restore(snapshot, { slidingWindowSize: 20 })).toThrow(/\(COUNT_BASED, 10 calls\) does not fit the config's \(COUNT_BASED, 20 calls\)/);
     const restored = restore(snapshot, timeBased, { stateOnly: true });
-    expect([restored.state, restored.metrics.numberOfBufferedCalls, restored.snapshot({ wallClock: () => BASE }).openUntil]).toEqual(['OPEN', 0, snapshot.openUntil]);
+    expect([restored.state, restored.metrics.numberOfBufferedCalls, restored.snapshot({ wallClock: () => BASE }).openUntil]).toEqual([
+      'OPEN',
+      0,
+      snapshot.openUntil,
+    ]);
   });
 
   it('a HALF_OPEN snapshot taken with another number of permits', () => {
@@ -371,15 +388,40 @@ describe('restore refuses what it cannot trust', () => {
     ['another version', 'version', 2, RangeError, 'snapshot.version must be 1 (the only snapshot format this version reads), got 2'],
     ['a NaN time (JSON makes it null)', 'takenAt', null, TypeError, 'snapshot.takenAt must be a number (wall-clock ms), got null'],
     ['a NaN time', 'takenAt', NaN, RangeError, 'snapshot.takenAt must be a finite number (wall-clock ms), got NaN'],
-    ['an unknown state', 'state', 'AJAR', TypeError, "snapshot.state must be one of 'CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY', got 'AJAR'"],
+    [
+      'an unknown state',
+      'state',
+      'AJAR',
+      TypeError,
+      "snapshot.state must be one of 'CLOSED', 'OPEN', 'HALF_OPEN', 'DISABLED', 'FORCED_OPEN', 'METRICS_ONLY', got 'AJAR'",
+    ],
     ['an attempt in CLOSED', 'attempt', 2, RangeError, 'snapshot.attempt must be an integer in [0, 0], got 2'],
     ['a deadline outside OPEN', 'openUntil', 5, TypeError, 'snapshot.openUntil must be null in CLOSED, got 5'],
     ['a negative size', 'metrics.window.size', -1, RangeError, 'snapshot.metrics.window.size must be an integer in [1, 1000000], got -1'],
-    ['a ring longer than the window', 'metrics.window.outcomes', '00000000000', RangeError, "snapshot.metrics.window.outcomes must be at most 10 calls long (the window's size), got 11"],
-    ['an outcome that is not one', 'metrics.window.outcomes', '0104', TypeError, "snapshot.metrics.window.outcomes must be a string of digits 0-3 (one per call), got '0104'"],
+    [
+      'a ring longer than the window',
+      'metrics.window.outcomes',
+      '00000000000',
+      RangeError,
+      "snapshot.metrics.window.outcomes must be at most 10 calls long (the window's size), got 11",
+    ],
+    [
+      'an outcome that is not one',
+      'metrics.window.outcomes',
+      '0104',
+      TypeError,
+      "snapshot.metrics.window.outcomes must be a string of digits 0-3 (one per call), got '0104'",
+    ],
     ['a fractional count', 'metrics.notPermitted', 1.5, RangeError, 'snapshot.metrics.notPermitted must be an integer in [0, 9007199254740991], got 1.5'],
     ['rates reported outside METRICS_ONLY', 'metrics.reported', ['failureRate'], TypeError, 'snapshot.metrics.reported must be empty in CLOSED'],
-    ['calls in a DISABLED window', 'metrics.window.outcomes', '01', TypeError, 'snapshot.metrics.window must be empty in DISABLED (it records nothing), got 2 calls', 'DISABLED'],
+    [
+      'calls in a DISABLED window',
+      'metrics.window.outcomes',
+      '01',
+      TypeError,
+      'snapshot.metrics.window must be empty in DISABLED (it records nothing), got 2 calls',
+      'DISABLED',
+    ],
     ['trials in CLOSED', 'metrics.window.type', 'HALF_OPEN_TRIALS', TypeError, "snapshot.metrics.window.type must be 'COUNT_BASED' or 'TIME_BASED' in CLOSED"],
   ])('%s', (_what, path, value, type, message, state?: string) => {
     const snapshot = path === 'null' ? null : state === undefined ? edit(path, value) : { ...edit(path, value), state };
@@ -390,10 +432,13 @@ describe('restore refuses what it cannot trust', () => {
   it('time-window buckets: ages in the window and once each, counts that add up', () => {
     const cfg = { slidingWindowType: 'TIME_BASED', slidingWindowSize: 3 } as const;
     const base = new CircuitBreaker('pg', { ...cfg, clock: trackedClock() }).snapshot({ wallClock: () => BASE });
-    const withBuckets = (buckets: unknown, newestSecondAt = BASE) => ({ ...base, metrics: { ...base.metrics, window: { ...base.metrics.window, newestSecondAt, buckets } } });
+    const withBuckets = (buckets: unknown, newestSecondAt = BASE) => ({
+      ...base,
+      metrics: { ...base.metrics, window: { ...base.metrics.window, newestSecondAt, buckets } },
+    });
     const b = { age: 0, calls: 2, failed: 1, slow: 1, slowFailed: 1 };
     expect(restore(withBuckets([b, { ...b, age: 2 }]), cfg).metrics.numberOfBufferedCalls).toBe(4);
-    expect(() => restore(withBuckets([b, b]), cfg)).toThrow("snapshot.metrics.window.buckets[1].age must be different from every other bucket’s, got 0");
+    expect(() => restore(withBuckets([b, b]), cfg)).toThrow('snapshot.metrics.window.buckets[1].age must be different from every other bucket’s, got 0');
     expect(() => restore(withBuckets([{ ...b, age: 3 }]), cfg)).toThrow('snapshot.metrics.window.buckets[0].age must be an integer in [0, 2], got 3');
     expect(() => restore(withBuckets([{ ...b, failed: 3 }]), cfg)).toThrow('snapshot.metrics.window.buckets[0].failed must be an integer in [0, 2], got 3');
     expect(() => restore(withBuckets([b, b, b, b]), cfg)).toThrow("snapshot.metrics.window.buckets must be at most 3 buckets long (the window's size), got 4");
@@ -405,7 +450,9 @@ describe('restore refuses what it cannot trust', () => {
     expect(() => restore({ version: 1 }, cfg)).toThrow('snapshot.name must be a string, got undefined');
     expect(() => restore(good(), config, { stateOnly: 'yes' as never })).toThrow("option stateOnly must be a boolean, got 'yes'");
     expect(() => restore(good(), config, { wallClock: 5 as never })).toThrow('option wallClock must be a function, got 5');
-    expect(() => new CircuitBreaker('pg').snapshot({ wallClock: () => NaN })).toThrow("CircuitBreaker 'pg': snapshot(options) option wallClock() must return a finite number of ms, got NaN");
+    expect(() => new CircuitBreaker('pg').snapshot({ wallClock: () => NaN })).toThrow(
+      "CircuitBreaker 'pg': snapshot(options) option wallClock() must return a finite number of ms, got NaN",
+    );
   });
 });
 

@@ -19,7 +19,13 @@ function record(breaker: CircuitBreaker): string[] {
   const events: string[] = [];
   breaker.on('*', (e) => {
     const detail =
-      e.type === 'stateTransition' ? ` ${e.from}->${e.to} ${e.cause}` : e.type === 'failureRateExceeded' ? ` ${e.failureRate}` : e.type === 'slowCallRateExceeded' ? ` ${e.slowCallRate}` : '';
+      e.type === 'stateTransition'
+        ? ` ${e.from}->${e.to} ${e.cause}`
+        : e.type === 'failureRateExceeded'
+          ? ` ${e.failureRate}`
+          : e.type === 'slowCallRateExceeded'
+            ? ` ${e.slowCallRate}`
+            : '';
     events.push(`${e.type}${detail}`);
   });
   return events;
@@ -68,7 +74,15 @@ describe('stateTransition cause: the thresholds', () => {
     breaker.onSuccess(0);
     breaker.onError(101, new BoomError());
     breaker.onError(101, new BoomError());
-    expect(events).toEqual(['success', 'success', 'error', 'error', 'failureRateExceeded 50', 'slowCallRateExceeded 50', 'stateTransition CLOSED->OPEN failure_rate']);
+    expect(events).toEqual([
+      'success',
+      'success',
+      'error',
+      'error',
+      'failureRateExceeded 50',
+      'slowCallRateExceeded 50',
+      'stateTransition CLOSED->OPEN failure_rate',
+    ]);
   });
 
   it("HALF_OPEN → OPEN on the failure rate: 'failure_rate'; on the slow-call rate only: 'slow_call_rate'", () => {

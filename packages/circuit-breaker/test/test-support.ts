@@ -30,7 +30,13 @@ export function breakerOnClock(config: CircuitBreakerConfig = {}, name = 'test')
   const events: string[] = [];
   breaker.on('*', (e) => {
     const detail =
-      e.type === 'stateTransition' ? ` ${e.from}->${e.to}` : e.type === 'failureRateExceeded' ? ` ${e.failureRate}` : e.type === 'slowCallRateExceeded' ? ` ${e.slowCallRate}` : '';
+      e.type === 'stateTransition'
+        ? ` ${e.from}->${e.to}`
+        : e.type === 'failureRateExceeded'
+          ? ` ${e.failureRate}`
+          : e.type === 'slowCallRateExceeded'
+            ? ` ${e.slowCallRate}`
+            : '';
     events.push(`${e.type}${detail}`);
   });
   return { clock, breaker, events };

@@ -19,7 +19,6 @@ afterEach(() => {
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
-
 describe('sleep', () => {
   it('resolves after exactly ms on the clock, not before', async () => {
     const wait = track(sleep(clock, 500));
@@ -95,7 +94,7 @@ describe('sleep', () => {
     expect(wait.settled).toBe(true);
   });
 
-  it('keeps the process alive while it waits on the system clock (one shared handle, the timer itself stays unref\'d), and lets go on abort', async () => {
+  it("keeps the process alive while it waits on the system clock (one shared handle, the timer itself stays unref'd), and lets go on abort", async () => {
     const setTimeoutSpy = vi.spyOn(systemClock, 'setTimeout');
     try {
       await flush();

@@ -65,7 +65,11 @@ function hubOf(signal: AbortSignal): Hub {
       try {
         listener();
       } catch (error) {
-        warnOnce(listener, `An abort listener threw; the other listeners of the signal ran (reported once): ${describeThrown(error)}`, 'BreakwaterListenerWarning');
+        warnOnce(
+          listener,
+          `An abort listener threw; the other listeners of the signal ran (reported once): ${describeThrown(error)}`,
+          'BreakwaterListenerWarning',
+        );
       }
     }
   };

@@ -108,9 +108,21 @@ describe('ConfigReader: the config object', () => {
 
   it('refuses a name that is not a non-empty string', () => {
     expectThrow(() => new ConfigReader('CircuitBreaker', '', {}, []), TypeError, "CircuitBreaker: name must be a non-empty string, got ''");
-    expectThrow(() => new ConfigReader('CircuitBreaker', 42 as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got 42');
-    expectThrow(() => new ConfigReader('CircuitBreaker', null as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got null');
-    expectThrow(() => new ConfigReader('CircuitBreaker', undefined as unknown as string, {}, []), TypeError, 'CircuitBreaker: name must be a non-empty string, got undefined');
+    expectThrow(
+      () => new ConfigReader('CircuitBreaker', 42 as unknown as string, {}, []),
+      TypeError,
+      'CircuitBreaker: name must be a non-empty string, got 42',
+    );
+    expectThrow(
+      () => new ConfigReader('CircuitBreaker', null as unknown as string, {}, []),
+      TypeError,
+      'CircuitBreaker: name must be a non-empty string, got null',
+    );
+    expectThrow(
+      () => new ConfigReader('CircuitBreaker', undefined as unknown as string, {}, []),
+      TypeError,
+      'CircuitBreaker: name must be a non-empty string, got undefined',
+    );
   });
 
   it('without a name (a registry) the messages name the component alone', () => {
@@ -226,8 +238,16 @@ describe('ConfigReader.boolean / oneOf / fn / classes / instance', () => {
     expect(reader({ automaticTransition: true }).boolean('automaticTransition', false)).toBe(true);
     expect(reader({ automaticTransition: false }).boolean('automaticTransition', true)).toBe(false);
     expect(reader({}).boolean('automaticTransition', true)).toBe(true);
-    expectThrow(() => reader({ automaticTransition: 'yes' }).boolean('automaticTransition', false), TypeError, "CircuitBreaker 'pg': automaticTransition must be true or false, got 'yes'");
-    expectThrow(() => reader({ automaticTransition: 1 }).boolean('automaticTransition', false), TypeError, "CircuitBreaker 'pg': automaticTransition must be true or false, got 1");
+    expectThrow(
+      () => reader({ automaticTransition: 'yes' }).boolean('automaticTransition', false),
+      TypeError,
+      "CircuitBreaker 'pg': automaticTransition must be true or false, got 'yes'",
+    );
+    expectThrow(
+      () => reader({ automaticTransition: 1 }).boolean('automaticTransition', false),
+      TypeError,
+      "CircuitBreaker 'pg': automaticTransition must be true or false, got 1",
+    );
   });
 
   it('oneOf: one of the values, or the fallback; anything else is a TypeError listing them', () => {
@@ -258,8 +278,16 @@ describe('ConfigReader.boolean / oneOf / fn / classes / instance', () => {
     expect(reader({ ignoreExceptions: list }).classes('ignoreExceptions')).toBe(list);
     expect(reader({ ignoreExceptions: [] }).classes('ignoreExceptions')).toEqual([]);
     expect(reader({}).classes('ignoreExceptions')).toBeUndefined();
-    expectThrow(() => reader({ ignoreExceptions: TypeError }).classes('ignoreExceptions'), TypeError, "CircuitBreaker 'pg': ignoreExceptions must be an array of error classes, got a function");
-    expectThrow(() => reader({ ignoreExceptions: [TypeError, 'RangeError'] }).classes('ignoreExceptions'), TypeError, "CircuitBreaker 'pg': ignoreExceptions must be an array of error classes, got an array");
+    expectThrow(
+      () => reader({ ignoreExceptions: TypeError }).classes('ignoreExceptions'),
+      TypeError,
+      "CircuitBreaker 'pg': ignoreExceptions must be an array of error classes, got a function",
+    );
+    expectThrow(
+      () => reader({ ignoreExceptions: [TypeError, 'RangeError'] }).classes('ignoreExceptions'),
+      TypeError,
+      "CircuitBreaker 'pg': ignoreExceptions must be an array of error classes, got an array",
+    );
   });
 
   it('instance: a value the check accepts (returned as is) or undefined; else a TypeError with the description', () => {
@@ -267,7 +295,11 @@ describe('ConfigReader.boolean / oneOf / fn / classes / instance', () => {
     const signal = new AbortController().signal;
     expect(reader({ signal }).instance('signal', 'an AbortSignal', isSignal)).toBe(signal);
     expect(reader({}).instance('signal', 'an AbortSignal', isSignal)).toBeUndefined();
-    expectThrow(() => reader({ signal: {} }).instance('signal', 'an AbortSignal', isSignal), TypeError, "CircuitBreaker 'pg': signal must be an AbortSignal, got an object");
+    expectThrow(
+      () => reader({ signal: {} }).instance('signal', 'an AbortSignal', isSignal),
+      TypeError,
+      "CircuitBreaker 'pg': signal must be an AbortSignal, got an object",
+    );
   });
 });
 
@@ -336,10 +368,17 @@ describe('ConfigReader.exclusive / fail', () => {
     expect(() => reader({ waitIntervalFunctionInOpenState: () => 10 }).exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState')).not.toThrow();
     expect(() => reader({}).exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState')).not.toThrow();
     expect(() =>
-      reader({ waitDurationInOpenState: undefined, waitIntervalFunctionInOpenState: () => 10 }).exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState'),
+      reader({ waitDurationInOpenState: undefined, waitIntervalFunctionInOpenState: () => 10 }).exclusive(
+        'waitDurationInOpenState',
+        'waitIntervalFunctionInOpenState',
+      ),
     ).not.toThrow();
     expectThrow(
-      () => reader({ waitDurationInOpenState: 10, waitIntervalFunctionInOpenState: () => 10 }).exclusive('waitDurationInOpenState', 'waitIntervalFunctionInOpenState'),
+      () =>
+        reader({ waitDurationInOpenState: 10, waitIntervalFunctionInOpenState: () => 10 }).exclusive(
+          'waitDurationInOpenState',
+          'waitIntervalFunctionInOpenState',
+        ),
       TypeError,
       "CircuitBreaker 'pg': give waitDurationInOpenState or waitIntervalFunctionInOpenState, not both",
     );
@@ -347,7 +386,11 @@ describe('ConfigReader.exclusive / fail', () => {
 
   it('fail: a RangeError by default, a TypeError when asked, in the same format', () => {
     const read = reader({});
-    expectThrow(() => read.fail('limit', 'at most slidingWindowSize (10)', 11), RangeError, "CircuitBreaker 'pg': limit must be at most slidingWindowSize (10), got 11");
+    expectThrow(
+      () => read.fail('limit', 'at most slidingWindowSize (10)', 11),
+      RangeError,
+      "CircuitBreaker 'pg': limit must be at most slidingWindowSize (10), got 11",
+    );
     expectThrow(() => read.fail('anything', 'a string', 3, 'type'), TypeError, "CircuitBreaker 'pg': anything must be a string, got 3");
   });
 });

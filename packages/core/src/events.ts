@@ -114,7 +114,9 @@ export class EventPublisher<M extends object> implements Observable<M> {
   /** The untyped `on`, for components that forward their own typed `on` to this publisher. */
   subscribe(type: string, listener: Listener): () => void {
     if (this.types !== undefined && type !== '*' && !(this.types as readonly string[]).includes(type)) {
-      throw new TypeError(`${this.source}: unknown event type ${describeValue(type)}${typeof type === 'string' ? didYouMean(type, this.types) : ''} (event types: ${this.types.join(', ')}, or '*')`);
+      throw new TypeError(
+        `${this.source}: unknown event type ${describeValue(type)}${typeof type === 'string' ? didYouMean(type, this.types) : ''} (event types: ${this.types.join(', ')}, or '*')`,
+      );
     }
     if (typeof listener !== 'function') throw new TypeError(`${this.source}: on('${type}', listener) needs a function`);
     const subscription: Subscription = { listener, active: true };

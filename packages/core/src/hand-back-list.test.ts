@@ -46,7 +46,11 @@ describe('HandBackList: permits come back only from the end', () => {
     list.handBack(rs[2]!, () => false);
     expect(list.size).toBe(0);
     const again = listOf(2);
-    again.list.handBack(again.rs[1]!, (last) => void again.given.push(last.id), () => false);
+    again.list.handBack(
+      again.rs[1]!,
+      (last) => void again.given.push(last.id),
+      () => false,
+    );
     expect(again.given).toEqual([]);
     expect(again.list.size).toBe(2);
     expect(given).toEqual([]);

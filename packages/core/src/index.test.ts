@@ -36,7 +36,28 @@ describe('@breakwater/core entry', () => {
 
 describe('@breakwater/core/internal entry', () => {
   it("has the plumbing Breakwater's own packages are built with, and the main entry does not", () => {
-    const plumbing = ['enterCall', 'invoke', 'follow', 'raceAbort', 'holdProcess', 'releaseProcess', 'keepsProcessAlive', 'LinkedQueue', 'WaitQueue', 'warnOnce', 'callbackThrew', 'describeThrown', 'withoutStack', 'describeValue', 'isPlainObject', 'closest', 'didYouMean', 'NEVER_ABORTED', 'ROOT_CONTEXT', 'isArgsAwareLayer'];
+    const plumbing = [
+      'enterCall',
+      'invoke',
+      'follow',
+      'raceAbort',
+      'holdProcess',
+      'releaseProcess',
+      'keepsProcessAlive',
+      'LinkedQueue',
+      'WaitQueue',
+      'warnOnce',
+      'callbackThrew',
+      'describeThrown',
+      'withoutStack',
+      'describeValue',
+      'isPlainObject',
+      'closest',
+      'didYouMean',
+      'NEVER_ABORTED',
+      'ROOT_CONTEXT',
+      'isArgsAwareLayer',
+    ];
     expect(Object.keys(internal)).toEqual(expect.arrayContaining(plumbing));
     for (const name of plumbing) expect(core, name).not.toHaveProperty(name);
   });

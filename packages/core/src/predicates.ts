@@ -29,11 +29,7 @@ export type ErrorPredicate = (error: unknown) => boolean;
  * isTransient(new TimeoutError('pg', 600)); // true
  * ```
  */
-export function errorMatcher(
-  classes: readonly ErrorClass[] | undefined,
-  predicate: ErrorPredicate | undefined,
-  whenUnset: boolean,
-): ErrorPredicate {
+export function errorMatcher(classes: readonly ErrorClass[] | undefined, predicate: ErrorPredicate | undefined, whenUnset: boolean): ErrorPredicate {
   const list = classes ?? [];
   if (list.length === 0 && predicate === undefined) return whenUnset ? always : never;
   if (list.length === 0) return predicate!;

@@ -103,14 +103,14 @@ describe('README: configuration checks', () => {
 
 describe('README: durations and events', () => {
   it('parses as documented', () => {
-    expect([parseDuration('250ms'), parseDuration('1.5m'), parseDuration('1.001s'), parseDuration(' 10 s '), parseDuration('10'), parseDuration('-1s')]).toEqual([
-      250,
-      90_000,
-      1001,
-      10_000,
-      undefined,
-      undefined,
-    ]);
+    expect([
+      parseDuration('250ms'),
+      parseDuration('1.5m'),
+      parseDuration('1.001s'),
+      parseDuration(' 10 s '),
+      parseDuration('10'),
+      parseDuration('-1s'),
+    ]).toEqual([250, 90_000, 1001, 10_000, undefined, undefined]);
   });
 
   it('publishes as documented', () => {

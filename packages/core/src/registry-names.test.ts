@@ -16,9 +16,14 @@ class Widget {
   ) {}
 }
 const widgets = (options: RegistryOptions<WidgetConfig> = {}) =>
-  new Registry<Widget, WidgetConfig>('WidgetRegistry', (name, config) => new Widget(name, config), options, (config, name) => {
-    if (config.size !== undefined && config.size < 0) throw new RangeError(`Widget '${name}': size must be >= 0, got ${config.size}`);
-  });
+  new Registry<Widget, WidgetConfig>(
+    'WidgetRegistry',
+    (name, config) => new Widget(name, config),
+    options,
+    (config, name) => {
+      if (config.size !== undefined && config.size < 0) throw new RangeError(`Widget '${name}': size must be >= 0, got ${config.size}`);
+    },
+  );
 const OPENFEIGN = 'PgPaymentClient#requestPayment(String,PaymentRequest)';
 
 afterEach(() => {
@@ -59,13 +64,19 @@ describe('Registry: a name no instance configures (onUnknownName)', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'unconfiguredName', name: 'WidgetRegistry', at: 0, instanceName: OPENFEIGN, closest: 'pg-simulator' });
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn).toHaveBeenCalledWith(`WidgetRegistry: no instance is configured for '${OPENFEIGN}'; it gets the default config (did you mean 'pg-simulator'?)`, {
-      type: 'BreakwaterConfigWarning',
-    });
+    expect(warn).toHaveBeenCalledWith(
+      `WidgetRegistry: no instance is configured for '${OPENFEIGN}'; it gets the default config (did you mean 'pg-simulator'?)`,
+      {
+        type: 'BreakwaterConfigWarning',
+      },
+    );
     registry.get('ledger');
-    expect(warn).toHaveBeenLastCalledWith("WidgetRegistry: no instance is configured for 'ledger'; it gets the default config (configured: pg-simulator, inventory)", {
-      type: 'BreakwaterConfigWarning',
-    });
+    expect(warn).toHaveBeenLastCalledWith(
+      "WidgetRegistry: no instance is configured for 'ledger'; it gets the default config (configured: pg-simulator, inventory)",
+      {
+        type: 'BreakwaterConfigWarning',
+      },
+    );
     expect(warn).toHaveBeenCalledTimes(2);
   });
 

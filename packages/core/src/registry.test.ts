@@ -43,7 +43,14 @@ let log: string[];
 /** Records every registry event as `type name:detail@at`. */
 function record(registry: WidgetRegistry): void {
   registry.on('*', (e) => {
-    const detail = e.type === 'removed' ? `${e.instance.name}:${e.reason}` : e.type === 'replaced' ? `${e.old.name}` : e.type === 'unconfiguredName' ? e.instanceName : e.instance.name;
+    const detail =
+      e.type === 'removed'
+        ? `${e.instance.name}:${e.reason}`
+        : e.type === 'replaced'
+          ? `${e.old.name}`
+          : e.type === 'unconfiguredName'
+            ? e.instanceName
+            : e.instance.name;
     log.push(`${e.type} ${detail}@${e.at}`);
   });
 }
@@ -104,7 +111,7 @@ describe('Registry: get-or-create', () => {
 });
 
 describe('Registry: configs', () => {
-  it("lays configs.default over defaultConfig, and every named config over the result, whatever the key order", () => {
+  it('lays configs.default over defaultConfig, and every named config over the result, whatever the key order', () => {
     const registry = new WidgetRegistry({
       defaultConfig: { size: 1, color: 'red' },
       configs: { blue: { color: 'blue' }, default: { size: 2 }, round: { shape: 'round' } },
@@ -200,7 +207,9 @@ describe('Registry: find, remove, replace, all, size', () => {
   it('replace refuses an instance of another name with a TypeError, and changes nothing', () => {
     const registry = new WidgetRegistry();
     const a = registry.get('pg');
-    expect(() => registry.replace('pg', new Widget('db', {}))).toThrow(new TypeError("WidgetRegistry: replace('pg', …) needs an instance named 'pg', got 'db'"));
+    expect(() => registry.replace('pg', new Widget('db', {}))).toThrow(
+      new TypeError("WidgetRegistry: replace('pg', …) needs an instance named 'pg', got 'db'"),
+    );
     expect(() => registry.replace('nope', new Widget('db', {}))).toThrow(TypeError);
     expect(registry.find('pg')).toBe(a);
   });
@@ -421,7 +430,12 @@ describe('Registry: bad options', () => {
     ['maxSize 1.5', { maxSize: 1.5 }, RangeError, 'WidgetRegistry: maxSize must be an integer >= 1, got 1.5'],
     ['maxSize as text', { maxSize: '5' }, TypeError, "WidgetRegistry: maxSize must be a number, got '5'"],
     ['expireAfterAccess 0', { expireAfterAccess: 0 }, RangeError, 'WidgetRegistry: expireAfterAccess must be > 0, got 0'],
-    ['expireAfterAccess not a duration', { expireAfterAccess: 'soon' }, TypeError, "WidgetRegistry: expireAfterAccess must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'"],
+    [
+      'expireAfterAccess not a duration',
+      { expireAfterAccess: 'soon' },
+      TypeError,
+      "WidgetRegistry: expireAfterAccess must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'",
+    ],
     [
       'an unknown key',
       { maxsize: 5 },
@@ -456,14 +470,21 @@ describe('Registry: bad options', () => {
   });
 
   it('refuses a Map, a Date or an array as defaultConfig or one of configs', () => {
-    expect(() => new WidgetRegistry({ defaultConfig: new Map() as WidgetConfig })).toThrow(new TypeError('WidgetRegistry: defaultConfig must be a config object, got a Map'));
+    expect(() => new WidgetRegistry({ defaultConfig: new Map() as WidgetConfig })).toThrow(
+      new TypeError('WidgetRegistry: defaultConfig must be a config object, got a Map'),
+    );
     expect(() => new WidgetRegistry({ configs: { a: new Date() as WidgetConfig } })).toThrow(TypeError);
     expect(() => new WidgetRegistry({ configs: { a: [] as WidgetConfig } })).toThrow(TypeError);
   });
 
   it('get and addConfiguration refuse a Map, a Date, an array or a number as a config (never the default in silence)', () => {
     const registry = new WidgetRegistry({ defaultConfig: { size: 1 } });
-    for (const [bad, shown] of [[new Map([['size', 5]]), 'a Map'], [new Date(0), 'a Date'], [[], 'an array'], [5, '5']] as const) {
+    for (const [bad, shown] of [
+      [new Map([['size', 5]]), 'a Map'],
+      [new Date(0), 'a Date'],
+      [[], 'an array'],
+      [5, '5'],
+    ] as const) {
       expect(() => registry.get('x', bad as unknown as WidgetConfig)).toThrow(
         new TypeError(`WidgetRegistry: get('x', config) needs a plain config object or a config's name, got ${shown}`),
       );

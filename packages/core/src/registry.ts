@@ -136,10 +136,16 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     if (this.#maxSize !== Infinity && !Number.isInteger(this.#maxSize)) read.fail('maxSize', 'an integer >= 1', this.#maxSize);
     this.#expireAfterAccess = read.duration('expireAfterAccess', Infinity, { gt: 0 });
     const given = read.instance<C>('defaultConfig', 'a config object', isPlainObject);
-    const named = read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
-    const instances = read.instance<Record<string, C>>('instances', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
+    const named =
+      read.instance<Record<string, C>>('configs', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
+    const instances =
+      read.instance<Record<string, C>>('instances', 'an object of config objects', (v) => isPlainObject(v) && Object.values(v).every(isPlainObject)) ?? {};
     this.#onUnknownName = read.oneOf('onUnknownName', 'warn', ['ignore', 'warn', 'throw'] as const);
-    const tags = read.instance<Record<string, string>>('tags', 'an object of strings', (v) => isPlainObject(v) && Object.values(v).every((t) => typeof t === 'string'));
+    const tags = read.instance<Record<string, string>>(
+      'tags',
+      'an object of strings',
+      (v) => isPlainObject(v) && Object.values(v).every((t) => typeof t === 'string'),
+    );
     // `configs.default` (Spring's `configs.default`) is laid over `defaultConfig`, and every
     // other named config over the result, whatever the order of the keys.
     const defaultConfig = { ...given, ...named[DEFAULT] } as C;
@@ -229,7 +235,8 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
   /** Registers a named config (laid over the default config). `'default'` cannot be added. */
   addConfiguration(name: string, config: C): void {
     if (name === DEFAULT) throw new TypeError(`${this.kind}: the 'default' config is set by defaultConfig and cannot be added`);
-    if (!isPlainObject(config)) throw new TypeError(`${this.kind}: addConfiguration('${name}', config) needs a plain config object, got ${describeValue(config)}`);
+    if (!isPlainObject(config))
+      throw new TypeError(`${this.kind}: addConfiguration('${name}', config) needs a plain config object, got ${describeValue(config)}`);
     this.#setConfig(name, { ...this.#configs.get(DEFAULT)!, ...config });
   }
 
@@ -256,7 +263,8 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
     const told = this.#unconfiguredNames.has(name) || this.#unconfiguredNames.size >= MAX_UNCONFIGURED_NAMES;
     const configured = told && this.#onUnknownName !== 'throw' ? [] : [...this.#instanceConfigs.keys()];
     const closest = configured.length === 0 ? undefined : closestName(name, configured);
-    const hint = closest !== undefined ? `did you mean '${closest}'?` : `configured: ${configured.slice(0, 10).join(', ')}${configured.length > 10 ? ', …' : ''}`;
+    const hint =
+      closest !== undefined ? `did you mean '${closest}'?` : `configured: ${configured.slice(0, 10).join(', ')}${configured.length > 10 ? ', …' : ''}`;
     const message = `${this.kind}: no instance is configured for '${name.length > 120 ? `${name.slice(0, 120)}…` : name}'`;
     if (!told) {
       this.#unconfiguredNames.add(name);
@@ -266,7 +274,8 @@ export class Registry<I extends { readonly name: string }, C extends object> imp
         process.emitWarning(`${message}; it gets the default config (${hint})${last}`, { type: 'BreakwaterConfigWarning' });
       }
     }
-    if (this.#onUnknownName === 'throw') throw new RangeError(`${message} (${hint}); configure it in instances, pass its config to get(name, config), or set onUnknownName`);
+    if (this.#onUnknownName === 'throw')
+      throw new RangeError(`${message} (${hint}); configure it in instances, pass its config to get(name, config), or set onUnknownName`);
   }
 
   /** Removes a named config. `'default'` cannot be removed. */

@@ -32,7 +32,9 @@ describe('VirtualClock: time', () => {
   });
 
   it('refuses a wallStart that is not a finite number', () => {
-    expect(() => new VirtualClock(0, { wallStart: '2026' as never })).toThrow(new TypeError("VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got '2026'"));
+    expect(() => new VirtualClock(0, { wallStart: '2026' as never })).toThrow(
+      new TypeError("VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got '2026'"),
+    );
     expect(() => new VirtualClock(0, { wallStart: Number.NaN })).toThrow(new RangeError('VirtualClock: wallStart must be a finite number, got NaN'));
   });
 

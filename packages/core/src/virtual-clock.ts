@@ -55,7 +55,8 @@ export class VirtualClock implements Clock {
     if (typeof start !== 'number') throw new TypeError(`VirtualClock: start must be a number of milliseconds, got ${describeValue(start)}`);
     if (!Number.isFinite(start)) throw new RangeError(`VirtualClock: start must be a finite number, got ${String(start)}`);
     const wallStart = options?.wallStart ?? VirtualClock.DEFAULT_WALL_START;
-    if (typeof wallStart !== 'number') throw new TypeError(`VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got ${describeValue(wallStart)}`);
+    if (typeof wallStart !== 'number')
+      throw new TypeError(`VirtualClock: wallStart must be a number of milliseconds since the Unix epoch, got ${describeValue(wallStart)}`);
     if (!Number.isFinite(wallStart)) throw new RangeError(`VirtualClock: wallStart must be a finite number, got ${String(wallStart)}`);
     this.#now = start;
     this.#wallOffset = wallStart - start;
@@ -172,7 +173,8 @@ export class VirtualClock implements Clock {
   }
 
   #checkForward(time: number, method: string): void {
-    if (typeof time !== 'number' || !Number.isFinite(time)) throw new RangeError(`VirtualClock: ${method}(time) needs a finite number, got ${describeValue(time)}`);
+    if (typeof time !== 'number' || !Number.isFinite(time))
+      throw new RangeError(`VirtualClock: ${method}(time) needs a finite number, got ${describeValue(time)}`);
     if (time < this.#now) throw new RangeError(`VirtualClock: ${method}(${time}) would move time backwards from ${this.#now}`);
   }
 

@@ -132,7 +132,6 @@ describe('WaitQueue — max wait', () => {
 });
 
 describe('WaitQueue — keeping the process alive', () => {
-
   it('a waiter with a max wait on Node-like timers holds the process until it leaves, however it leaves', async () => {
     const virtual = new VirtualClock();
     // A VirtualClock whose timers look like Node's (they have ref): the queue holds the process for them.
@@ -144,9 +143,7 @@ describe('WaitQueue — keeping the process alive', () => {
     const queue = new WaitQueue({ clock: nodeLike, onTimeout: () => ({ error: 'full' }) });
     const controller = new AbortController();
     await nextTurn();
-    const waits = [queue.wait(NEVER_ABORTED, 100), queue.wait(controller.signal, 100), queue.wait(NEVER_ABORTED, 100)].map((w) =>
-      w.catch((e: unknown) => e),
-    );
+    const waits = [queue.wait(NEVER_ABORTED, 100), queue.wait(controller.signal, 100), queue.wait(NEVER_ABORTED, 100)].map((w) => w.catch((e: unknown) => e));
     expect(keepsProcessAlive()).toBe(true);
     queue.shift()!.resolve();
     controller.abort('gone');

@@ -7,10 +7,13 @@ describe('compose', () => {
   it('folds the steps once, outermost first, and the chain runs any number of times without folding again', async () => {
     const log: string[] = [];
     const factories = ['a', 'b', 'c'].map((name) =>
-      vi.fn<LayerStep>((next: Chain): Chain => (fn, ctx, args) => {
-        log.push(name);
-        return next(fn, ctx, args);
-      }),
+      vi.fn<LayerStep>(
+        (next: Chain): Chain =>
+          (fn, ctx, args) => {
+            log.push(name);
+            return next(fn, ctx, args);
+          },
+      ),
     );
     const chain = compose(factories);
     expect(factories.map((f) => f.mock.calls.length)).toEqual([1, 1, 1]);
@@ -50,14 +53,19 @@ describe('terminal', () => {
 });
 
 describe('runChain', () => {
-  it('turns a layer\'s sync throw into a rejection and adopts a thenable once', async () => {
+  it("turns a layer's sync throw into a rejection and adopts a thenable once", async () => {
     const boom = new Error('layer threw');
     const throwing: Chain = () => {
       throw boom;
     };
     await expect(runChain(throwing, () => 1, ROOT_CONTEXT, NO_ARGS)).rejects.toBe(boom);
     const thenable = { then: (ok: (v: unknown) => void) => ok('adopted') } as unknown as Promise<unknown>;
-    const outcome = runChain(() => thenable, () => 1, ROOT_CONTEXT, NO_ARGS);
+    const outcome = runChain(
+      () => thenable,
+      () => 1,
+      ROOT_CONTEXT,
+      NO_ARGS,
+    );
     expect(outcome).toBeInstanceOf(Promise);
     await expect(outcome).resolves.toBe('adopted');
     await expect(runChain(terminal, (ctx) => ctx.attempt, ROOT_CONTEXT, NO_ARGS)).resolves.toBe(1);

@@ -27,11 +27,9 @@ class NotFound extends HttpError {
   }
 }
 
-const fail =
-  (error: unknown) =>
-  (): never => {
-    throw error;
-  };
+const fail = (error: unknown) => (): never => {
+  throw error;
+};
 
 describe('withFallback', () => {
   it('by default turns every error into the handler value, given the error', async () => {
@@ -42,9 +40,13 @@ describe('withFallback', () => {
     expect(handler.mock.calls[0]).toHaveLength(1); // execute has no arguments to pass on
   });
 
-  it("is not called when fn succeeds", async () => {
+  it('is not called when fn succeeds', async () => {
     const handler = vi.fn(() => 'no');
-    await expect(decorate().withFallback(handler).execute(() => 'yes')).resolves.toBe('yes');
+    await expect(
+      decorate()
+        .withFallback(handler)
+        .execute(() => 'yes'),
+    ).resolves.toBe('yes');
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -95,10 +97,22 @@ describe('withFallback', () => {
   });
 
   it('waits for a handler that returns a promise; a handler that throws or rejects gives its own error', async () => {
-    await expect(decorate().withFallback(async () => 'later').execute(fail(new Error('x')))).resolves.toBe('later');
+    await expect(
+      decorate()
+        .withFallback(async () => 'later')
+        .execute(fail(new Error('x'))),
+    ).resolves.toBe('later');
     const own = new Error('handler broke');
-    await expect(decorate().withFallback(fail(own)).execute(fail(new Error('x')))).rejects.toBe(own);
-    await expect(decorate().withFallback(() => Promise.reject(own)).execute(fail(new Error('x')))).rejects.toBe(own);
+    await expect(
+      decorate()
+        .withFallback(fail(own))
+        .execute(fail(new Error('x'))),
+    ).rejects.toBe(own);
+    await expect(
+      decorate()
+        .withFallback(() => Promise.reject(own))
+        .execute(fail(new Error('x'))),
+    ).rejects.toBe(own);
   });
 
   it('catches a sync throw of fn like a rejection', async () => {
@@ -123,7 +137,9 @@ describe('withFallback', () => {
   it("never turns the caller's own abort into a value", async () => {
     const handler = vi.fn(() => 'fallback');
     const caller = new AbortController();
-    const p = decorate().withFallback(handler).with(recorder('a', 'inner', []));
+    const p = decorate()
+      .withFallback(handler)
+      .with(recorder('a', 'inner', []));
     const call = p.execute(after(clock, 500, 'ok'), { signal: caller.signal });
     const reason = new Error('caller left');
     caller.abort(reason);
@@ -134,7 +150,9 @@ describe('withFallback', () => {
 
   it("handles the time-out of a time limiter inside it (that signal is not the fallback's own)", async () => {
     // A time limiter inside the fallback aborts its own signal: that reason is a failure to handle.
-    const p = decorate().withFallback(() => 'fallback').withTimeLimiter(fakeTimeLimiter('pg', clock, 10));
+    const p = decorate()
+      .withFallback(() => 'fallback')
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 10));
     const call = p.execute((ctx: CallContext) => after(clock, 100, 'late')(ctx));
     await clock.advance(10);
     await expect(call).resolves.toBe('fallback');
@@ -142,7 +160,9 @@ describe('withFallback', () => {
 
   it('inside a retry and handling every error, the retry never retries (the FALLBACK_INSIDE_RETRY warning)', async () => {
     const log: string[] = [];
-    const p = decorate().withRetry(fakeRetry('pg', 3, log)).withFallback(() => 'fallback');
+    const p = decorate()
+      .withRetry(fakeRetry('pg', 3, log))
+      .withFallback(() => 'fallback');
     await expect(p.execute(fail(new Error('x')))).resolves.toBe('fallback');
     expect(log).toEqual(['pg#1']);
     expect(p.warnings.map((w) => w.code)).toEqual(['FALLBACK_INSIDE_RETRY']);
@@ -163,7 +183,9 @@ describe('withFallback', () => {
     expect(() => decorate().withFallback(() => 1, { on: 42 as never })).toThrow(
       new TypeError("Fallback 'fallback': on must be an array of error classes, or a predicate, got 42"),
     );
-    expect(() => decorate().withFallback(() => 1, { when: [] } as never)).toThrow(new TypeError("withFallback: unknown option 'when' (known options: on, name)"));
+    expect(() => decorate().withFallback(() => 1, { when: [] } as never)).toThrow(
+      new TypeError("withFallback: unknown option 'when' (known options: on, name)"),
+    );
     expect(() => decorate().withFallback(() => 1, 'x' as never)).toThrow(new TypeError("withFallback: options must be an object, got 'x'"));
     expect(() => decorate().withFallback(() => 1, { name: '' })).toThrow(new TypeError("Fallback: name must be a non-empty string, got ''"));
   });
@@ -280,7 +302,9 @@ describe('Fallback policy', () => {
   });
 
   it('refuses bad configuration, naming itself, the option and the value', () => {
-    expect(() => new Fallback('f', () => 1, { retries: 3 } as never)).toThrow(new TypeError("Fallback 'f': unknown option 'retries' (known options: on, clock)"));
+    expect(() => new Fallback('f', () => 1, { retries: 3 } as never)).toThrow(
+      new TypeError("Fallback 'f': unknown option 'retries' (known options: on, clock)"),
+    );
     expect(() => new Fallback('f', () => 1, { clock: {} as never })).toThrow(
       new TypeError("Fallback 'f': clock must be a Clock (now, setTimeout, clearTimeout), got an object"),
     );
@@ -349,7 +373,6 @@ describe("Fallback and the caller's signal (contract: docs/conventions.md)", () 
 });
 
 describe('Fallback: hostile values and options settle exactly once, never a sync throw (contract: docs/conventions.md)', () => {
-
   it('fn returning a promise whose then calls both handlers: one outcome, counted once', async () => {
     const f = new Fallback('f', () => 'fallback');
     const returned = f.execute(() => twoFaced('v', new Error('also')));
@@ -405,14 +428,20 @@ describe('a throwing `on` is a user callback (contract: docs/conventions.md)', (
       const second = new Error('plain 2');
       await expect(f.execute(fail(first))).rejects.toBe(first);
       await expect(f.execute(fail(second), { signal: new AbortController().signal })).rejects.toBe(second);
-      await expect(decorate().with(f).wrap((_ctx, _n: number): never => fail(first)())(1)).rejects.toBe(first);
+      await expect(
+        decorate()
+          .with(f)
+          .wrap((_ctx, _n: number): never => fail(first)())(1),
+      ).rejects.toBe(first);
       expect(handler).not.toHaveBeenCalled();
       expect(f.metrics).toEqual({ numberOfSuccessfulCalls: 0, numberOfFallbackCalls: 0, numberOfIgnoredErrors: 3 });
       expect(events).toEqual(['plain 1', 'plain 2', 'plain 1']);
       expect(warn).toHaveBeenCalledTimes(1);
       const [message, options] = warn.mock.calls[0]! as [string, { type: string }];
       expect(options).toEqual({ type: 'BreakwaterCallbackWarning' });
-      expect(message).toMatch(/^Fallback 'api': on threw; the error goes to the caller as it is, without the handler \(reported once\): TypeError: Cannot read properties of undefined/);
+      expect(message).toMatch(
+        /^Fallback 'api': on threw; the error goes to the caller as it is, without the handler \(reported once\): TypeError: Cannot read properties of undefined/,
+      );
     } finally {
       warn.mockRestore();
     }

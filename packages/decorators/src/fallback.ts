@@ -12,23 +12,9 @@ import {
   type Observable,
   type PolicyFn,
 } from '@breakwater/core';
-import {
-  callbackThrew,
-  enterCall,
-  follow,
-  NEVER_ABORTED,
-  ROOT_CONTEXT,
-} from '@breakwater/core/internal';
+import { callbackThrew, enterCall, follow, NEVER_ABORTED, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { NO_ARGS, runChain, terminal } from './chain.js';
-import {
-  EVENT_TYPES,
-  everyError,
-  readOn,
-  type FallbackEvents,
-  type FallbackHandler,
-  type FallbackMetrics,
-  type FallbackOptions,
-} from './fallback-options.js';
+import { EVENT_TYPES, everyError, readOn, type FallbackEvents, type FallbackHandler, type FallbackMetrics, type FallbackOptions } from './fallback-options.js';
 
 export type { FallbackEvents, FallbackHandler, FallbackMetrics, FallbackOn, FallbackOptions } from './fallback-options.js';
 

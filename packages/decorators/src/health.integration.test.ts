@@ -42,7 +42,9 @@ describe('health() of real components', () => {
     // retry: a call that succeeds on its second attempt; time limiter: a call that times out.
     let attempts = 0;
     const retried = retry.execute(() => (++attempts === 1 ? Promise.reject(new Error('once')) : 'ok'));
-    const timedOut = timeLimiter.execute((ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)))).catch((e: unknown) => e);
+    const timedOut = timeLimiter
+      .execute((ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))))
+      .catch((e: unknown) => e);
     await clock.advance(100);
     await expect(retried).resolves.toBe('ok');
     expect(await timedOut).toBeInstanceOf(Error);

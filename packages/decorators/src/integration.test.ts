@@ -58,7 +58,10 @@ const breaker = (): CircuitBreaker => new CircuitBreaker('pg', { clock });
 const timeLimiter = (): TimeLimiter => new TimeLimiter('pg', { timeoutDuration: 1000, clock });
 
 const VARIANTS: readonly Variant[] = [
-  { name: 'Retry → CircuitBreaker → TimeLimiter', build: () => ({ pipeline: decorate().withRetry(retry()).withCircuitBreaker(breaker()).withTimeLimiter(timeLimiter()) }) },
+  {
+    name: 'Retry → CircuitBreaker → TimeLimiter',
+    build: () => ({ pipeline: decorate().withRetry(retry()).withCircuitBreaker(breaker()).withTimeLimiter(timeLimiter()) }),
+  },
   {
     name: 'Retry → Bulkhead (5, the others queued) → CircuitBreaker → TimeLimiter',
     build: () => {

@@ -154,7 +154,8 @@ const RULES: readonly OrderingRule[] = [
     message: (o, i) =>
       `${o} is outside ${i}: a time-out ends the call above the breaker, so the breaker never records it as a failure ` +
       `(it records whatever the abandoned call does later, if anything).`,
-    fix: (o, i) => `Call withCircuitBreaker(…) before withTimeLimiter(…), so that the order reads ${i} → ${o}: each time-out is then a failure the breaker records.`,
+    fix: (o, i) =>
+      `Call withCircuitBreaker(…) before withTimeLimiter(…), so that the order reads ${i} → ${o}: each time-out is then a failure the breaker records.`,
   },
   {
     code: 'CIRCUIT_BREAKER_OUTSIDE_RETRY',
@@ -172,7 +173,8 @@ const RULES: readonly OrderingRule[] = [
     message: (o, i) =>
       `${i} is inside ${o}: every attempt and every wait between attempts holds the bulkhead's slot, so a call that ` +
       `retries keeps other calls out while it sleeps.`,
-    fix: (o, i) => `Call withRetry(…) before withBulkhead(…), so that the order reads ${i} → ${o}: each attempt then takes and gives back its own slot, and no slot is held between attempts.`,
+    fix: (o, i) =>
+      `Call withRetry(…) before withBulkhead(…), so that the order reads ${i} → ${o}: each attempt then takes and gives back its own slot, and no slot is held between attempts.`,
   },
   {
     code: 'RETRY_INSIDE_RATE_LIMITER',
@@ -199,16 +201,17 @@ const RULES: readonly OrderingRule[] = [
     code: 'FALLBACK_INSIDE_CIRCUIT_BREAKER',
     outer: ofKind('circuitBreaker'),
     inner: catchAllFallback,
-    message: (o, i) =>
-      `${i} is inside ${o} and handles every error: the breaker sees each failure it turns into a value as a success, so it never opens.`,
-    fix: (o, i) => `Call withFallback(…) before withCircuitBreaker(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
+    message: (o, i) => `${i} is inside ${o} and handles every error: the breaker sees each failure it turns into a value as a success, so it never opens.`,
+    fix: (o, i) =>
+      `Call withFallback(…) before withCircuitBreaker(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
   },
   {
     code: 'FALLBACK_INSIDE_RETRY',
     outer: ofKind('retry'),
     inner: catchAllFallback,
     message: (o, i) => `${i} is inside ${o} and handles every error: the retry never sees a failure, so it never retries.`,
-    fix: (o, i) => `Call withFallback(…) before withRetry(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
+    fix: (o, i) =>
+      `Call withFallback(…) before withRetry(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
   },
 ];
 

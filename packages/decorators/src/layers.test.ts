@@ -1,19 +1,7 @@
 // The layer protocols the builder knows (core's Policy and ArgsAwareLayer): a user's own policy
 // that implements ArgsAwareLayer composes like a Fallback and sees the wrapped function's arguments.
-import type {
-  ArgsAwareLayer,
-  CallContext,
-  ExecuteOptions,
-  InnerLayers,
-  Policy,
-  PolicyFn,
-} from '@breakwater/core';
-import {
-  enterCall,
-  follow,
-  invoke,
-  isArgsAwareLayer,
-} from '@breakwater/core/internal';
+import type { ArgsAwareLayer, CallContext, ExecuteOptions, InnerLayers, Policy, PolicyFn } from '@breakwater/core';
+import { enterCall, follow, invoke, isArgsAwareLayer } from '@breakwater/core/internal';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, Pipeline } from './index.js';
 import { checkKind, layerLabel } from './kinds.js';
@@ -43,7 +31,10 @@ describe('ArgsAwareLayer: a user policy that sees the wrapped function’s argum
   it('is run through runLayer with the arguments of wrap, and none for execute, at its place in the order', async () => {
     const log: string[] = [];
     const mine = new ArgsLog('a');
-    const pipeline = decorate().with(recorder('outer', 'o', log)).with(mine).withRetry(fakeRetry('pg', 2, log));
+    const pipeline = decorate()
+      .with(recorder('outer', 'o', log))
+      .with(mine)
+      .withRetry(fakeRetry('pg', 2, log));
     expect(pipeline.describe()).toBe("outer 'o' → argsLog 'a' → Retry 'pg' → fn");
     const quote = pipeline.wrap((ctx, symbol: string, n: number) => {
       log.push(`fn ${symbol} ${n} #${ctx.attempt}`);

@@ -51,7 +51,9 @@ describe('order of nesting', () => {
 
   it('a retry outside a breaker makes each attempt its own breaker call', async () => {
     const log: string[] = [];
-    const pipeline = decorate().withRetry(fakeRetry('pg', 3, log)).withCircuitBreaker(recorder('circuitBreaker', 'pg', log));
+    const pipeline = decorate()
+      .withRetry(fakeRetry('pg', 3, log))
+      .withCircuitBreaker(recorder('circuitBreaker', 'pg', log));
     let calls = 0;
     const result = await pipeline.execute(() => {
       if (++calls < 3) throw new Error(`boom ${calls}`);
@@ -98,7 +100,9 @@ describe('context', () => {
   it('the signal a time limiter sets reaches fn, and aborts it on time-out', async () => {
     const caller = new AbortController();
     let atFn: CallContext | undefined;
-    const pipeline = decorate().withTimeLimiter(fakeTimeLimiter('pg', clock, 600)).with(recorder('a', 'inner', []));
+    const pipeline = decorate()
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 600))
+      .with(recorder('a', 'inner', []));
     const call = pipeline.execute(
       (ctx) => {
         atFn = ctx;
@@ -117,7 +121,9 @@ describe('context', () => {
 
   it('attempt (from an outer retry) and signal (from an inner time limiter) both reach fn', async () => {
     const seen: Array<[number, boolean]> = [];
-    const pipeline = decorate().withRetry(fakeRetry('pg', 2)).withTimeLimiter(fakeTimeLimiter('pg', clock, 100));
+    const pipeline = decorate()
+      .withRetry(fakeRetry('pg', 2))
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 100));
     const call = pipeline.execute((ctx) => {
       seen.push([ctx.attempt, ctx.signal === ROOT_CONTEXT.signal]);
       return ctx.attempt === 1 ? after(clock, 500, 'slow')(ctx) : 'fast';
@@ -144,14 +150,18 @@ describe('context', () => {
     }
     expect(results).toEqual(['ok', 'fallback', 'ok', 'fallback']);
     const seen: AbortSignal[] = [];
-    await decorate().with(recorder('a', 'a', [])).execute((ctx) => void seen.push(ctx.signal), { signal: caller.signal });
+    await decorate()
+      .with(recorder('a', 'a', []))
+      .execute((ctx) => void seen.push(ctx.signal), { signal: caller.signal });
     expect(seen).toEqual([caller.signal]);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('an abort by the caller during the call rejects with its reason through the layers', async () => {
     const caller = new AbortController();
-    const pipeline = decorate().withRetry(fakeRetry('pg', 1)).withTimeLimiter(fakeTimeLimiter('pg', clock, 1000));
+    const pipeline = decorate()
+      .withRetry(fakeRetry('pg', 1))
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 1000));
     const call = pipeline.execute(after(clock, 500, 'ok'), { signal: caller.signal });
     const reason = new Error('user left');
     caller.abort(reason);
@@ -164,7 +174,11 @@ describe('context', () => {
     const fn = vi.fn();
     const reason = new Error('gone');
     const signal = AbortSignal.abort(reason);
-    await expect(decorate().with(recorder('a', 'a', log)).execute(fn, { signal })).rejects.toBe(reason);
+    await expect(
+      decorate()
+        .with(recorder('a', 'a', log))
+        .execute(fn, { signal }),
+    ).rejects.toBe(reason);
     await expect(decorate().execute(fn, { signal })).rejects.toBe(reason);
     expect(fn).not.toHaveBeenCalled();
     expect(log).toEqual([]);
@@ -187,7 +201,9 @@ describe('context', () => {
     await inner.execute((c) => void (atFn = c), ctx);
     expect(atFn).toBe(ctx);
     // and a pipeline is a Policy an outer one can run
-    const outer = decorate().withRetry(fakeRetry('pg', 2)).with(recorder('b', 'middle', []));
+    const outer = decorate()
+      .withRetry(fakeRetry('pg', 2))
+      .with(recorder('b', 'middle', []));
     const attempts: number[] = [];
     await outer
       .execute((c) =>
@@ -210,8 +226,16 @@ describe('never throws synchronously', () => {
     let call: Promise<unknown> | undefined;
     expect(() => (call = decorate().execute(throwing))).not.toThrow();
     await expect(call).rejects.toBe(boom);
-    await expect(decorate().with(recorder('a', 'a', [])).execute(throwing)).rejects.toBe(boom);
-    await expect(decorate().with(recorder('a', 'a', [])).wrap(throwing)()).rejects.toBe(boom);
+    await expect(
+      decorate()
+        .with(recorder('a', 'a', []))
+        .execute(throwing),
+    ).rejects.toBe(boom);
+    await expect(
+      decorate()
+        .with(recorder('a', 'a', []))
+        .wrap(throwing)(),
+    ).rejects.toBe(boom);
     await expect(decorate().wrap(throwing)()).rejects.toBe(boom);
   });
 
@@ -230,21 +254,40 @@ describe('never throws synchronously', () => {
     ).rejects.toBeUndefined();
   });
 
-  it("a custom policy whose execute throws synchronously is a rejection", async () => {
-    const rude = { name: 'rude', kind: 'custom', execute: () => { throw new Error('rude'); } } as unknown as Policy;
+  it('a custom policy whose execute throws synchronously is a rejection', async () => {
+    const rude = {
+      name: 'rude',
+      kind: 'custom',
+      execute: () => {
+        throw new Error('rude');
+      },
+    } as unknown as Policy;
     let call: Promise<unknown> | undefined;
-    expect(() => (call = decorate().with(rude).execute(() => 1))).not.toThrow();
+    expect(
+      () =>
+        (call = decorate()
+          .with(rude)
+          .execute(() => 1)),
+    ).not.toThrow();
     await expect(call).rejects.toThrow('rude');
-    await expect(decorate().with(rude).wrap(() => 1)()).rejects.toThrow('rude');
+    await expect(
+      decorate()
+        .with(rude)
+        .wrap(() => 1)(),
+    ).rejects.toThrow('rude');
   });
 
   it('bad arguments to execute are rejections naming the problem', async () => {
-    await expect(decorate().execute(42 as unknown as PolicyFn<number>)).rejects.toThrow(new TypeError("Pipeline 'pipeline': execute(fn) needs a function, got 42"));
+    await expect(decorate().execute(42 as unknown as PolicyFn<number>)).rejects.toThrow(
+      new TypeError("Pipeline 'pipeline': execute(fn) needs a function, got 42"),
+    );
     await expect(decorate().execute(() => 1, { signal: 'nope' as unknown as AbortSignal })).rejects.toBeInstanceOf(TypeError);
   });
 
   it('a plain value from fn is a resolved promise', async () => {
-    const p = decorate().with(recorder('a', 'a', [])).execute(() => 7);
+    const p = decorate()
+      .with(recorder('a', 'a', []))
+      .execute(() => 7);
     expect(p).toBeInstanceOf(Promise);
     await expect(p).resolves.toBe(7);
   });
@@ -267,7 +310,9 @@ describe('immutability and reuse', () => {
   });
 
   it('a pipeline, its layers and its warnings are frozen', () => {
-    const p = decorate().withTimeLimiter(recorder('timeLimiter', 'tl', [])).withCircuitBreaker(recorder('circuitBreaker', 'cb', []));
+    const p = decorate()
+      .withTimeLimiter(recorder('timeLimiter', 'tl', []))
+      .withCircuitBreaker(recorder('circuitBreaker', 'cb', []));
     expect(Object.isFrozen(p)).toBe(true);
     expect(Object.isFrozen(p.policies)).toBe(true);
     expect(Object.isFrozen(p.warnings)).toBe(true);
@@ -277,7 +322,9 @@ describe('immutability and reuse', () => {
   });
 
   it('one pipeline serves concurrent calls, each with its own fn, arguments and attempts', async () => {
-    const pipeline = decorate().withRetry(fakeRetry('pg', 3)).withTimeLimiter(fakeTimeLimiter('pg', clock, 1000));
+    const pipeline = decorate()
+      .withRetry(fakeRetry('pg', 3))
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 1000));
     const send = pipeline.wrap(async (ctx, id: string, failures: number) => {
       await after(clock, 10 * (failures + 1), null)(ctx);
       if (ctx.attempt <= failures) throw new Error(`${id} failed attempt ${ctx.attempt}`);
@@ -292,7 +339,9 @@ describe('immutability and reuse', () => {
 describe('wrap', () => {
   it('passes the arguments to fn after the context, on every attempt', async () => {
     const seen: unknown[][] = [];
-    const pipeline = decorate().withRetry(fakeRetry('pg', 2)).with(recorder('a', 'a', []));
+    const pipeline = decorate()
+      .withRetry(fakeRetry('pg', 2))
+      .with(recorder('a', 'a', []));
     const send = pipeline.wrap((ctx, to: string, amount: number) => {
       seen.push([ctx.attempt, to, amount]);
       if (ctx.attempt === 1) throw new Error('first');
@@ -335,17 +384,44 @@ describe('kind checks at build time', () => {
   const retry = fakeRetry('pg', 1);
   const breaker = recorder('circuitBreaker', 'pg', []);
   it.each([
-    ['withRetry', (p: Policy) => decorate().withRetry(p as never), breaker, "withRetry: expected a policy of kind 'retry', got kind 'circuitBreaker' (CircuitBreaker 'pg')"],
-    ['withCircuitBreaker', (p: Policy) => decorate().withCircuitBreaker(p as never), retry, "withCircuitBreaker: expected a policy of kind 'circuitBreaker', got kind 'retry' (Retry 'pg')"],
-    ['withTimeLimiter', (p: Policy) => decorate().withTimeLimiter(p as never), breaker, "withTimeLimiter: expected a policy of kind 'timeLimiter', got kind 'circuitBreaker' (CircuitBreaker 'pg')"],
-    ['withBulkhead', (p: Policy) => decorate().withBulkhead(p as never), retry, "withBulkhead: expected a policy of kind 'bulkhead' or 'poolBulkhead', got kind 'retry' (Retry 'pg')"],
-    ['withRateLimiter', (p: Policy) => decorate().withRateLimiter(p as never), recorder('audit', 'log', []), "withRateLimiter: expected a policy of kind 'rateLimiter', got kind 'audit' (audit 'log')"],
+    [
+      'withRetry',
+      (p: Policy) => decorate().withRetry(p as never),
+      breaker,
+      "withRetry: expected a policy of kind 'retry', got kind 'circuitBreaker' (CircuitBreaker 'pg')",
+    ],
+    [
+      'withCircuitBreaker',
+      (p: Policy) => decorate().withCircuitBreaker(p as never),
+      retry,
+      "withCircuitBreaker: expected a policy of kind 'circuitBreaker', got kind 'retry' (Retry 'pg')",
+    ],
+    [
+      'withTimeLimiter',
+      (p: Policy) => decorate().withTimeLimiter(p as never),
+      breaker,
+      "withTimeLimiter: expected a policy of kind 'timeLimiter', got kind 'circuitBreaker' (CircuitBreaker 'pg')",
+    ],
+    [
+      'withBulkhead',
+      (p: Policy) => decorate().withBulkhead(p as never),
+      retry,
+      "withBulkhead: expected a policy of kind 'bulkhead' or 'poolBulkhead', got kind 'retry' (Retry 'pg')",
+    ],
+    [
+      'withRateLimiter',
+      (p: Policy) => decorate().withRateLimiter(p as never),
+      recorder('audit', 'log', []),
+      "withRateLimiter: expected a policy of kind 'rateLimiter', got kind 'audit' (audit 'log')",
+    ],
   ])('%s refuses a policy of another kind, naming the method and the kind', (_method, build, policy, message) => {
     expect(() => build(policy)).toThrow(new TypeError(message));
   });
 
   it('withBulkhead takes both a semaphore and a pool bulkhead', () => {
-    const p = decorate().withBulkhead(recorder('bulkhead', 'db', [])).withBulkhead(recorder('poolBulkhead', 'cpu', []));
+    const p = decorate()
+      .withBulkhead(recorder('bulkhead', 'db', []))
+      .withBulkhead(recorder('poolBulkhead', 'cpu', []));
     expect(p.describe()).toBe("Bulkhead 'db' → PoolBulkhead 'cpu' → fn");
   });
 
@@ -363,7 +439,9 @@ describe('kind checks at build time', () => {
   });
 
   it('with() takes any policy, of any kind', async () => {
-    const p = decorate().with(fakeRetry('r', 1)).with(recorder('hedge', 'h', []));
+    const p = decorate()
+      .with(fakeRetry('r', 1))
+      .with(recorder('hedge', 'h', []));
     expect(p.describe()).toBe("Retry 'r' → hedge 'h' → fn");
     await expect(p.execute(() => 'ok')).resolves.toBe('ok');
   });
@@ -379,8 +457,12 @@ describe('withRateLimiter permits', () => {
   it('one permit (or none given) uses the limiter itself', async () => {
     const log: string[] = [];
     const limiter = fakeRateLimiter('pg', log);
-    await decorate().withRateLimiter(limiter).execute(() => 1);
-    await decorate().withRateLimiter(limiter, 1).execute(() => 1);
+    await decorate()
+      .withRateLimiter(limiter)
+      .execute(() => 1);
+    await decorate()
+      .withRateLimiter(limiter, 1)
+      .execute(() => 1);
     expect(log).toEqual(['pg×1', 'pg×1']);
   });
 
@@ -446,8 +528,13 @@ describe('describe()', () => {
 
   it('with(pipeline) appends its layers in their order', async () => {
     const log: string[] = [];
-    const inner = decorate().with(recorder('b', 'b', log)).with(recorder('c', 'c', log));
-    const outer = decorate().with(recorder('a', 'a', log)).with(inner).with(recorder('d', 'd', log));
+    const inner = decorate()
+      .with(recorder('b', 'b', log))
+      .with(recorder('c', 'c', log));
+    const outer = decorate()
+      .with(recorder('a', 'a', log))
+      .with(inner)
+      .with(recorder('d', 'd', log));
     expect(outer.describe()).toBe("a 'a' → b 'b' → c 'c' → d 'd' → fn");
     expect(outer.policies).toHaveLength(4);
     await outer.execute(() => log.push('fn'));
@@ -479,7 +566,11 @@ describe("a caller's abort ends the call at once (contract: docs/conventions.md)
   it('with only a user policy that does not race the signal, rejects at once with the reason, not with the late value', async () => {
     const log: string[] = [];
     const caller = new AbortController();
-    const call = watch(decorate().with(recorder('circuitBreaker', 'cb', log)).execute(deaf(clock, 200, 'late'), { signal: caller.signal }));
+    const call = watch(
+      decorate()
+        .with(recorder('circuitBreaker', 'cb', log))
+        .execute(deaf(clock, 200, 'late'), { signal: caller.signal }),
+    );
     await clock.advance(50);
     expect(call.outcomes).toEqual([]);
     const reason = new Error('user left');
@@ -532,7 +623,9 @@ describe("a caller's abort ends the call at once (contract: docs/conventions.md)
 
   it('50 calls in flight on one signal add at most one listener to it, and none once they end', async () => {
     const caller = new AbortController();
-    const pipeline = decorate().with(recorder('custom', 'a', [])).with(recorder('custom', 'b', []));
+    const pipeline = decorate()
+      .with(recorder('custom', 'a', []))
+      .with(recorder('custom', 'b', []));
     const calls = Array.from({ length: 50 }, (_, i) => pipeline.execute(deaf(clock, 10 + i, i), { signal: caller.signal }));
     expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
     await clock.advance(100);
@@ -542,7 +635,6 @@ describe("a caller's abort ends the call at once (contract: docs/conventions.md)
 });
 
 describe('hostile values and options settle exactly once, never a sync throw (contract: docs/conventions.md)', () => {
-
   it('fn returning a native promise whose then calls both handlers: one outcome, zero layers or more', async () => {
     for (const pipeline of [decorate(), decorate().with(recorder('custom', 'c', []))]) {
       const returned = pipeline.execute(() => twoFaced('v', new Error('also')));
@@ -560,8 +652,12 @@ describe('hostile values and options settle exactly once, never a sync throw (co
     const boom = new Error('then getter');
     const twoFacedPolicy = { name: 'two', kind: 'custom', execute: () => twoFaced('v', new Error('also')) } as unknown as Policy;
     const throwingPolicy = { name: 'throws', kind: 'custom', execute: () => throwingThen(boom) } as unknown as Policy;
-    const a = decorate().with(twoFacedPolicy).execute(() => 1);
-    const b = decorate().with(throwingPolicy).execute(() => 1);
+    const a = decorate()
+      .with(twoFacedPolicy)
+      .execute(() => 1);
+    const b = decorate()
+      .with(throwingPolicy)
+      .execute(() => 1);
     expect(Object.hasOwn(a, 'then')).toBe(false);
     const [ca, cb] = [watch(a), watch(b)];
     await clock.advance(0);
@@ -569,8 +665,18 @@ describe('hostile values and options settle exactly once, never a sync throw (co
     expect(cb.outcomes).toEqual([['error', boom]]);
     // the same inside a bulkhead layer, with a signal (the layer that follows the running attempt)
     const signal = new AbortController().signal;
-    const c = watch(decorate().withBulkhead(fakeBulkhead('db')).with(twoFacedPolicy).execute(() => 1, { signal }));
-    const d = watch(decorate().withBulkhead(fakeBulkhead('db')).with(throwingPolicy).execute(() => 1, { signal }));
+    const c = watch(
+      decorate()
+        .withBulkhead(fakeBulkhead('db'))
+        .with(twoFacedPolicy)
+        .execute(() => 1, { signal }),
+    );
+    const d = watch(
+      decorate()
+        .withBulkhead(fakeBulkhead('db'))
+        .with(throwingPolicy)
+        .execute(() => 1, { signal }),
+    );
     await clock.advance(0);
     expect(c.outcomes).toEqual([['value', 'v']]);
     expect(d.outcomes).toEqual([['error', boom]]);
@@ -624,7 +730,10 @@ describe('a bulkhead layer keeps its slot until fn really settles (contract: doc
 
   it('after an outer time limiter times out (it aborts the signal the bulkhead was given), through with() too', async () => {
     const bulkhead = fakeBulkhead('db');
-    const pipeline = decorate().withTimeLimiter(fakeTimeLimiter('pg', clock, 50)).with(bulkhead).with(racer('custom', 'inner'));
+    const pipeline = decorate()
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 50))
+      .with(bulkhead)
+      .with(racer('custom', 'inner'));
     const call = watch(pipeline.execute(deaf(clock, 200, 'late')));
     await clock.advance(50);
     expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);
@@ -635,7 +744,9 @@ describe('a bulkhead layer keeps its slot until fn really settles (contract: doc
 
   it('an inner time-out with the caller still there frees the slot with the time-out (as in Resilience4j): fn was told to stop', async () => {
     const bulkhead = fakeBulkhead('db');
-    const pipeline = decorate().withBulkhead(bulkhead).withTimeLimiter(fakeTimeLimiter('pg', clock, 50));
+    const pipeline = decorate()
+      .withBulkhead(bulkhead)
+      .withTimeLimiter(fakeTimeLimiter('pg', clock, 50));
     const call = watch(pipeline.execute(deaf(clock, 200, 'late'), { signal: new AbortController().signal }));
     await clock.advance(50);
     expect(call.outcomes).toEqual([['error', new TimeoutError('pg', 50)]]);

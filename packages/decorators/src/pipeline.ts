@@ -1,16 +1,5 @@
-import {
-  toContext,
-  type CallContext,
-  type ExecuteOptions,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
-import {
-  describeValue,
-  enterCall,
-  follow,
-  raceAbort,
-} from '@breakwater/core/internal';
+import { toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
+import { describeValue, enterCall, follow, raceAbort } from '@breakwater/core/internal';
 import { compose, NO_ARGS, runChain, terminal, type Chain } from './chain.js';
 import { checkWithFallbackOptions, type WithFallbackOptions } from './fallback-options.js';
 import { Fallback, type FallbackHandler } from './fallback.js';
@@ -245,7 +234,10 @@ export class Pipeline<F = never> {
     }
     return (...args: A) => {
       if (signal.aborted) return Promise.reject(signal.reason);
-      return raceAbort(runChain(chain, (c) => fn(c, ...args), ctx, args), signal) as Promise<R | F>;
+      return raceAbort(
+        runChain(chain, (c) => fn(c, ...args), ctx, args),
+        signal,
+      ) as Promise<R | F>;
     };
   }
 

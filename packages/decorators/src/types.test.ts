@@ -62,7 +62,9 @@ describe('types', () => {
   });
 
   it('a fallback adds its values to the result type', () => {
-    const withZero = decorate().withFallback(() => 0 as const).withRetry(fakeRetry('pg', 1));
+    const withZero = decorate()
+      .withFallback(() => 0 as const)
+      .withRetry(fakeRetry('pg', 1));
     expectTypeOf(withZero).toEqualTypeOf<Pipeline<0>>();
     expectTypeOf(withZero.wrap((_ctx, id: string) => id)).toEqualTypeOf<(id: string) => Promise<string | 0>>();
     expectTypeOf(withZero.execute(() => true)).toEqualTypeOf<Promise<boolean | 0>>();
@@ -74,7 +76,11 @@ describe('types', () => {
 
   it('with(pipeline) keeps the fallback types of both', () => {
     const inner = decorate().withFallback(() => 'cached' as const);
-    expectTypeOf(decorate().withFallback(() => -1 as const).with(inner)).toEqualTypeOf<Pipeline<-1 | 'cached'>>();
+    expectTypeOf(
+      decorate()
+        .withFallback(() => -1 as const)
+        .with(inner),
+    ).toEqualTypeOf<Pipeline<-1 | 'cached'>>();
   });
 
   it('a pipeline without fallback is a Policy', () => {

@@ -72,7 +72,7 @@ describe('warnings', () => {
         message:
           "RateLimiter 'api' is outside CircuitBreaker 'pg': while the breaker is OPEN every call still spends a permit before the breaker refuses it, callers " +
           "get the limiter's refusal (or wait for a permit) instead of the breaker's immediate CallNotPermittedError, and the first call " +
-          'after the OPEN wait (the one that moves the breaker to HALF_OPEN) can be held up until the limiter\'s next cycle.',
+          "after the OPEN wait (the one that moves the breaker to HALF_OPEN) can be held up until the limiter's next cycle.",
         fix:
           "Call withCircuitBreaker(…) before withRateLimiter(…), so that the order reads CircuitBreaker 'pg' → RateLimiter 'api' (Resilience4j's Spring aspect order): " +
           'an OPEN breaker then refuses at once without spending a permit.',
@@ -85,7 +85,11 @@ describe('warnings', () => {
   });
 
   it('a fallback that handles every error, inside a breaker or a retry, hides the failures from it', () => {
-    expect(decorate().withCircuitBreaker(breaker).withFallback(() => 0).warnings).toEqual([
+    expect(
+      decorate()
+        .withCircuitBreaker(breaker)
+        .withFallback(() => 0).warnings,
+    ).toEqual([
       {
         code: 'FALLBACK_INSIDE_CIRCUIT_BREAKER',
         message:
@@ -93,7 +97,11 @@ describe('warnings', () => {
         fix: "Call withFallback(…) before withCircuitBreaker(…), so that the order reads Fallback 'fallback' → CircuitBreaker 'pg'; or give the fallback an 'on' list of the errors it is meant to absorb.",
       },
     ]);
-    expect(decorate().withRetry(retry).with(new Fallback('cache', () => 0)).warnings).toEqual([
+    expect(
+      decorate()
+        .withRetry(retry)
+        .with(new Fallback('cache', () => 0)).warnings,
+    ).toEqual([
       {
         code: 'FALLBACK_INSIDE_RETRY',
         message: "Fallback 'cache' is inside Retry 'pg' and handles every error: the retry never sees a failure, so it never retries.",
@@ -105,12 +113,21 @@ describe('warnings', () => {
   it('one warning per offending pair, outermost pair first', () => {
     const p = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker).withRetry(retry);
     expect(codes(p)).toEqual(['TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER', 'CIRCUIT_BREAKER_OUTSIDE_RETRY']);
-    const twoBreakers = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(recorder('circuitBreaker', 'a', [])).withCircuitBreaker(recorder('circuitBreaker', 'b', []));
+    const twoBreakers = decorate()
+      .withTimeLimiter(timeLimiter)
+      .withCircuitBreaker(recorder('circuitBreaker', 'a', []))
+      .withCircuitBreaker(recorder('circuitBreaker', 'b', []));
     expect(twoBreakers.warnings.map((w) => w.message.split(':')[0])).toEqual([
       "TimeLimiter 'pg' is outside CircuitBreaker 'a'",
       "TimeLimiter 'pg' is outside CircuitBreaker 'b'",
     ]);
-    const everything = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker).withBulkhead(bulkhead).withRateLimiter(limiter).withRetry(retry).withFallback(() => 0);
+    const everything = decorate()
+      .withTimeLimiter(timeLimiter)
+      .withCircuitBreaker(breaker)
+      .withBulkhead(bulkhead)
+      .withRateLimiter(limiter)
+      .withRetry(retry)
+      .withFallback(() => 0);
     expect(codes(everything)).toEqual([
       'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
       'CIRCUIT_BREAKER_OUTSIDE_RETRY',
@@ -135,14 +152,49 @@ describe('warnings', () => {
   it.each<[string, () => Pipeline<unknown>]>([
     ['no layer', () => decorate()],
     ['the payment order of docs/decorators.md', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
-    ['retry outside a bulkhead and a rate limiter', () => decorate().withRetry(retry).withBulkhead(bulkhead).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter)],
-    ["Resilience4j's Spring aspect order", () => decorate().withRetry(retry).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter).withBulkhead(bulkhead)],
-    ['a catch-all fallback outermost', () => decorate().withFallback(() => 0).withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter)],
-    ['a fallback with `on` inside the breaker and the retry', () => decorate().withRetry(retry).withCircuitBreaker(breaker).withFallback(() => 0, { on: [TimeoutError] })],
-    ['a fallback with a predicate inside the breaker', () => decorate().withCircuitBreaker(breaker).withFallback(() => 0, { on: () => false })],
+    [
+      'retry outside a bulkhead and a rate limiter',
+      () => decorate().withRetry(retry).withBulkhead(bulkhead).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter),
+    ],
+    [
+      "Resilience4j's Spring aspect order",
+      () => decorate().withRetry(retry).withCircuitBreaker(breaker).withRateLimiter(limiter).withTimeLimiter(timeLimiter).withBulkhead(bulkhead),
+    ],
+    [
+      'a catch-all fallback outermost',
+      () =>
+        decorate()
+          .withFallback(() => 0)
+          .withRetry(retry)
+          .withCircuitBreaker(breaker)
+          .withTimeLimiter(timeLimiter),
+    ],
+    [
+      'a fallback with `on` inside the breaker and the retry',
+      () =>
+        decorate()
+          .withRetry(retry)
+          .withCircuitBreaker(breaker)
+          .withFallback(() => 0, { on: [TimeoutError] }),
+    ],
+    [
+      'a fallback with a predicate inside the breaker',
+      () =>
+        decorate()
+          .withCircuitBreaker(breaker)
+          .withFallback(() => 0, { on: () => false }),
+    ],
     ['a bulkhead inside the breaker, a time limiter inside both', () => decorate().withCircuitBreaker(breaker).withBulkhead(pool).withTimeLimiter(timeLimiter)],
     ['a time limiter outside a retry with no breaker', () => decorate().withTimeLimiter(timeLimiter).withRetry(retry)],
-    ['a custom kind anywhere', () => decorate().with(recorder('hedge', 'h', [])).withRetry(retry).with(recorder('hedge', 'h2', [])).withCircuitBreaker(breaker)],
+    [
+      'a custom kind anywhere',
+      () =>
+        decorate()
+          .with(recorder('hedge', 'h', []))
+          .withRetry(retry)
+          .with(recorder('hedge', 'h2', []))
+          .withCircuitBreaker(breaker),
+    ],
     ['a bulkhead inside the retry', () => decorate().withRetry(retry).withBulkhead(bulkhead)],
   ])('none for %s', (_name, build) => {
     expect(build().warnings).toEqual([]);

@@ -130,7 +130,11 @@ function open(input: object): { readonly list: readonly unknown[] } | { readonly
     if (Array.isArray(members)) return { list: members };
     return { problem: { kind: 'registry', reason: `all() did not return an array (got ${describeSafely(members)})` } };
   } catch (error) {
-    return { problem: registry ? { kind: 'registry', reason: `all() threw: ${describeError(error)}` } : { kind: 'unknown', reason: `it could not be read: ${describeError(error)}` } };
+    return {
+      problem: registry
+        ? { kind: 'registry', reason: `all() threw: ${describeError(error)}` }
+        : { kind: 'unknown', reason: `it could not be read: ${describeError(error)}` },
+    };
   }
 }
 

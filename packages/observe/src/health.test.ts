@@ -20,7 +20,15 @@ const BREAKER_METRICS = {
 };
 
 function breaker(name: string, state: string, config: object | null = { failureRateThreshold: 50, slowCallRateThreshold: 100 }) {
-  return { kind: 'circuitBreaker', name, state, config, get metrics() { return { ...BREAKER_METRICS }; } };
+  return {
+    kind: 'circuitBreaker',
+    name,
+    state,
+    config,
+    get metrics() {
+      return { ...BREAKER_METRICS };
+    },
+  };
 }
 function bulkhead(name: string, available: number) {
   return { kind: 'bulkhead', name, metrics: { availableConcurrentCalls: available, maxAllowedConcurrentCalls: 2, waitingCalls: 0 } };
@@ -32,7 +40,15 @@ function pool(name: string, active: number, remaining: number) {
   return {
     kind: 'poolBulkhead',
     name,
-    metrics: { coreThreadPoolSize: 1, threadPoolSize: 2, maximumThreadPoolSize: 2, queueDepth: 1 - remaining, queueCapacity: 1, remainingQueueCapacity: remaining, activeCount: active },
+    metrics: {
+      coreThreadPoolSize: 1,
+      threadPoolSize: 2,
+      maximumThreadPoolSize: 2,
+      queueDepth: 1 - remaining,
+      queueCapacity: 1,
+      remainingQueueCapacity: remaining,
+      activeCount: active,
+    },
   };
 }
 const EMPTY = { circuitBreakers: {}, bulkheads: {}, threadPoolBulkheads: {}, rateLimiters: {}, retries: {}, timeLimiters: {}, others: {} };
@@ -73,7 +89,12 @@ describe('health', () => {
 
   it('shows an opted-in breaker (config.allowHealthIndicatorToFail: true) OPEN or FORCED_OPEN as DOWN, HALF_OPEN as CIRCUIT_HALF_OPEN', () => {
     const failing = { failureRateThreshold: 50, slowCallRateThreshold: 100, allowHealthIndicatorToFail: true };
-    const snapshot = health(breaker('a', 'OPEN', failing), breaker('b', 'FORCED_OPEN', failing), breaker('c', 'HALF_OPEN', failing), breaker('d', 'CLOSED', failing));
+    const snapshot = health(
+      breaker('a', 'OPEN', failing),
+      breaker('b', 'FORCED_OPEN', failing),
+      breaker('c', 'HALF_OPEN', failing),
+      breaker('d', 'CLOSED', failing),
+    );
     expect(Object.values(snapshot.components.circuitBreakers).map((b) => b.status)).toEqual(['DOWN', 'DOWN', 'CIRCUIT_HALF_OPEN', 'UP']);
     expect(snapshot.components.circuitBreakers['a']).not.toHaveProperty('allowHealthIndicatorToFail');
     // Only `true` opts in (Resilience4j's default is false).
@@ -112,7 +133,9 @@ describe('health', () => {
     });
 
     it('is UP when every judged component is UP; a full bulkhead alone is never DOWN', () => {
-      expect(health(breaker('a', 'CLOSED'), bulkhead('db', 1), pool('cpu', 2, 1), pool('io', 1, 0), limiter('api', 0, 0), limiter('b', 3, 2)).status).toBe('UP');
+      expect(health(breaker('a', 'CLOSED'), bulkhead('db', 1), pool('cpu', 2, 1), pool('io', 1, 0), limiter('api', 0, 0), limiter('b', 3, 2)).status).toBe(
+        'UP',
+      );
       expect(health(bulkhead('db', 0)).status).toBe('DEGRADED');
     });
   });
@@ -121,16 +144,31 @@ describe('health', () => {
     const { components } = health(bulkhead('db', 0), pool('cpu', 2, 0), limiter('api', -2, 1));
     expect(components.bulkheads).toEqual({ db: { status: 'UNKNOWN', availableConcurrentCalls: 0, maxAllowedConcurrentCalls: 2, waitingCalls: 0 } });
     expect(components.threadPoolBulkheads).toEqual({
-      cpu: { status: 'UNKNOWN', coreThreadPoolSize: 1, threadPoolSize: 2, maximumThreadPoolSize: 2, activeCount: 2, queueDepth: 1, queueCapacity: 1, remainingQueueCapacity: 0 },
+      cpu: {
+        status: 'UNKNOWN',
+        coreThreadPoolSize: 1,
+        threadPoolSize: 2,
+        maximumThreadPoolSize: 2,
+        activeCount: 2,
+        queueDepth: 1,
+        queueCapacity: 1,
+        remainingQueueCapacity: 0,
+      },
     });
     expect(components.rateLimiters).toEqual({ api: { status: 'UNKNOWN', availablePermissions: -2, numberOfWaitingCalls: 1 } });
   });
 
   it('lists retries and time limiters with their numeric counters, always UP', () => {
-    const retry = { kind: 'retry', name: 'pg', metrics: { numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1, status: 7, note: 'x' } };
+    const retry = {
+      kind: 'retry',
+      name: 'pg',
+      metrics: { numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1, status: 7, note: 'x' },
+    };
     const limiter = { kind: 'timeLimiter', name: 'pg', metrics: { numberOfSuccessfulCalls: 1, numberOfFailedCalls: 0, numberOfTimeouts: 2 } };
     const snapshot = health(retry, limiter);
-    expect(snapshot.components.retries).toEqual({ pg: { status: 'UP', numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1 } });
+    expect(snapshot.components.retries).toEqual({
+      pg: { status: 'UP', numberOfSuccessfulCallsWithoutRetryAttempt: 4, numberOfFailedCallsWithRetryAttempt: 1 },
+    });
     expect(snapshot.components.timeLimiters).toEqual({ pg: { status: 'UP', numberOfSuccessfulCalls: 1, numberOfFailedCalls: 0, numberOfTimeouts: 2 } });
     expect(snapshot.status).toBe('UP');
   });
@@ -177,17 +215,58 @@ describe('health', () => {
   });
 
   it('never throws: throwing getters, hostile registries and metrics are UNKNOWN with the reason', () => {
-    const throwingMetrics = { kind: 'circuitBreaker', name: 'a', state: 'CLOSED', get metrics(): never { throw new Error('boom'); } };
+    const throwingMetrics = {
+      kind: 'circuitBreaker',
+      name: 'a',
+      state: 'CLOSED',
+      get metrics(): never {
+        throw new Error('boom');
+      },
+    };
     const noMetrics = { kind: 'bulkhead', name: 'b', metrics: undefined };
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no'); }, get: () => { throw new Error('no'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no');
+        },
+        get: () => {
+          throw new Error('no');
+        },
+      },
+    );
     const proxyMetrics = { kind: 'retry', name: 'r', metrics: hostile };
     const otherProxy = { kind: 'x', name: 'x', metrics: hostile };
-    const badRegistry = { name: 'breakers', all: () => { throw new Error('nope'); } };
+    const badRegistry = {
+      name: 'breakers',
+      all: () => {
+        throw new Error('nope');
+      },
+    };
     const oddRegistry = { name: 'limiters', all: () => 'not a list' };
-    const throwingName = { kind: 'timeLimiter', get name(): never { throw new Error('n'); }, metrics: { numberOfTimeouts: 1 } };
-    const badName = { kind: 'timeLimiter', name: { toString: () => { throw new Error('n'); } }, metrics: { numberOfTimeouts: 2 } };
+    const throwingName = {
+      kind: 'timeLimiter',
+      get name(): never {
+        throw new Error('n');
+      },
+      metrics: { numberOfTimeouts: 1 },
+    };
+    const badName = {
+      kind: 'timeLimiter',
+      name: {
+        toString: () => {
+          throw new Error('n');
+        },
+      },
+      metrics: { numberOfTimeouts: 2 },
+    };
     const snapshot = health(throwingMetrics, noMetrics, proxyMetrics, otherProxy, badRegistry, oddRegistry, throwingName, badName, hostile);
-    expect(snapshot.components.circuitBreakers['a']).toMatchObject({ status: 'UNKNOWN', reason: 'metrics could not be read: Error: boom', state: 'CLOSED', failureRate: null });
+    expect(snapshot.components.circuitBreakers['a']).toMatchObject({
+      status: 'UNKNOWN',
+      reason: 'metrics could not be read: Error: boom',
+      state: 'CLOSED',
+      failureRate: null,
+    });
     expect(snapshot.components.bulkheads['b']).toEqual({
       status: 'UNKNOWN',
       reason: 'metrics are not a plain object (got undefined)',
@@ -213,8 +292,22 @@ describe('health', () => {
   it('never throws on a revoked Proxy, a prototype that cannot be read, a hostile kind or state', () => {
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
-    const noPrototype = new Proxy({ kind: 'bulkhead', name: 'p' }, { getPrototypeOf: () => { throw new Error('no prototype'); } });
-    const metricsWithoutPrototype = new Proxy({ availableConcurrentCalls: 1 }, { getPrototypeOf: () => { throw new Error('no prototype'); } });
+    const noPrototype = new Proxy(
+      { kind: 'bulkhead', name: 'p' },
+      {
+        getPrototypeOf: () => {
+          throw new Error('no prototype');
+        },
+      },
+    );
+    const metricsWithoutPrototype = new Proxy(
+      { availableConcurrentCalls: 1 },
+      {
+        getPrototypeOf: () => {
+          throw new Error('no prototype');
+        },
+      },
+    );
     const revokedMetrics = Proxy.revocable({}, {});
     revokedMetrics.revoke();
     const components = [
@@ -222,16 +315,52 @@ describe('health', () => {
       noPrototype,
       { kind: 'bulkhead', name: 'm', metrics: metricsWithoutPrototype },
       { kind: 'circuitBreaker', name: 'rm', state: 'CLOSED', metrics: revokedMetrics.proxy },
-      { get kind(): never { throw new TypeError('no kind'); }, name: 'k1' },
+      {
+        get kind(): never {
+          throw new TypeError('no kind');
+        },
+        name: 'k1',
+      },
       { kind: Symbol('circuitBreaker'), name: 'k2' },
-      { kind: { toString: () => { throw new Error('x'); } }, name: 'k3' },
+      {
+        kind: {
+          toString: () => {
+            throw new Error('x');
+          },
+        },
+        name: 'k3',
+      },
       { kind: '__proto__', name: 'k4' },
       { kind: 'constructor', name: 'k5' },
-      { kind: 'circuitBreaker', name: 's1', get state(): never { throw new Error('no state'); }, metrics: {} },
+      {
+        kind: 'circuitBreaker',
+        name: 's1',
+        get state(): never {
+          throw new Error('no state');
+        },
+        metrics: {},
+      },
       { kind: 'circuitBreaker', name: 's2', state: 42, metrics: {} },
-      { kind: 'circuitBreaker', name: 's3', state: 'OPEN', get config(): never { throw new Error('no config'); }, metrics: {} },
+      {
+        kind: 'circuitBreaker',
+        name: 's3',
+        state: 'OPEN',
+        get config(): never {
+          throw new Error('no config');
+        },
+        metrics: {},
+      },
       { kind: 'circuitBreaker', name: 's4', state: 'OPEN', config: revoked.proxy, metrics: {} },
-      { kind: 'rateLimiter', name: 'l', metrics: { get availablePermissions(): never { throw new RangeError('gone'); }, numberOfWaitingCalls: 0 } },
+      {
+        kind: 'rateLimiter',
+        name: 'l',
+        metrics: {
+          get availablePermissions(): never {
+            throw new RangeError('gone');
+          },
+          numberOfWaitingCalls: 0,
+        },
+      },
     ];
     const snapshot = health(...components);
     const { circuitBreakers, bulkheads, rateLimiters, others } = snapshot.components;
@@ -248,8 +377,16 @@ describe('health', () => {
     expect(circuitBreakers['s1']).toMatchObject({ status: 'UNKNOWN', reason: 'state could not be read: Error: no state', state: 'UNKNOWN' });
     expect(circuitBreakers['s2']).toMatchObject({ status: 'UNKNOWN', reason: 'state is not a string (got 42)', state: 'UNKNOWN' });
     expect(circuitBreakers['s3']).toMatchObject({ status: 'UNKNOWN', reason: 'config could not be read: Error: no config', state: 'OPEN' });
-    expect(circuitBreakers['s4']).toMatchObject({ status: 'UNKNOWN', reason: expect.stringMatching(/^config\.failureRateThreshold could not be read: TypeError: .*revoked/) });
-    expect(rateLimiters['l']).toEqual({ status: 'UNKNOWN', reason: 'metrics.availablePermissions could not be read: RangeError: gone', availablePermissions: null, numberOfWaitingCalls: 0 });
+    expect(circuitBreakers['s4']).toMatchObject({
+      status: 'UNKNOWN',
+      reason: expect.stringMatching(/^config\.failureRateThreshold could not be read: TypeError: .*revoked/),
+    });
+    expect(rateLimiters['l']).toEqual({
+      status: 'UNKNOWN',
+      reason: 'metrics.availablePermissions could not be read: RangeError: gone',
+      availablePermissions: null,
+      numberOfWaitingCalls: 0,
+    });
     expect(snapshot.status).toBe('DEGRADED');
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
   });
@@ -321,7 +458,10 @@ describe('README: health served over node:http', () => {
       redis.state = 'OPEN';
       const second = await fetch(url);
       expect(second.status).toBe(503);
-      expect(await second.json()).toMatchObject({ status: 'DOWN', components: { circuitBreakers: { pg: { status: 'CIRCUIT_OPEN' }, redis: { status: 'DOWN' } } } });
+      expect(await second.json()).toMatchObject({
+        status: 'DOWN',
+        components: { circuitBreakers: { pg: { status: 'CIRCUIT_OPEN' }, redis: { status: 'DOWN' } } },
+      });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -1,10 +1,5 @@
 import { collect, describeError, describeSafely, FieldReader, NamedEntries } from './health-read.js';
-import type {
-  ComponentStatus,
-  HealthSnapshot,
-  HealthStatus,
-  OtherComponentHealth,
-} from './health-types.js';
+import type { ComponentStatus, HealthSnapshot, HealthStatus, OtherComponentHealth } from './health-types.js';
 
 export type {
   BulkheadHealth,

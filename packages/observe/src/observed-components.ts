@@ -60,7 +60,10 @@ export class BreakerObservation<R extends CallRecorder = CallRecorder> {
   readonly calls: R | undefined;
   readonly #off: (() => void)[] = [];
 
-  constructor(readonly breaker: ObservedCircuitBreaker, recorder?: (breaker: ObservedCircuitBreaker) => R) {
+  constructor(
+    readonly breaker: ObservedCircuitBreaker,
+    recorder?: (breaker: ObservedCircuitBreaker) => R,
+  ) {
     if (recorder !== undefined && typeof breaker.observeCalls === 'function') {
       const calls = recorder(breaker);
       this.calls = calls;
@@ -95,7 +98,12 @@ export class BreakerObservation<R extends CallRecorder = CallRecorder> {
  * ```
  */
 export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
-  readonly breakers: readonly { readonly c: ObservedCircuitBreaker; readonly m: ObservedCircuitBreaker['metrics']; readonly state: ObservedBreakerState; readonly binding: BreakerObservation<R> | undefined }[];
+  readonly breakers: readonly {
+    readonly c: ObservedCircuitBreaker;
+    readonly m: ObservedCircuitBreaker['metrics'];
+    readonly state: ObservedBreakerState;
+    readonly binding: BreakerObservation<R> | undefined;
+  }[];
   readonly retries: readonly { readonly c: ObservedRetry; readonly m: ObservedRetry['metrics'] }[];
   readonly timeLimiters: readonly { readonly c: ObservedTimeLimiter; readonly m: ObservedTimeLimiter['metrics'] }[];
   readonly bulkheads: readonly { readonly c: ObservedBulkhead; readonly m: ObservedBulkhead['metrics'] }[];
@@ -201,7 +209,14 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
   read(): ObservedSnapshot<R> {
     const seen = new Set<ObservedComponent>(this.#direct.keys());
     for (const r of this.#registries.keys()) for (const c of r.all()) if (isObservedComponent(c)) seen.add(c);
-    const s: { -readonly [K in keyof ObservedSnapshot<R>]: ObservedSnapshot<R>[K][number][] } = { breakers: [], retries: [], timeLimiters: [], bulkheads: [], pools: [], rateLimiters: [] };
+    const s: { -readonly [K in keyof ObservedSnapshot<R>]: ObservedSnapshot<R>[K][number][] } = {
+      breakers: [],
+      retries: [],
+      timeLimiters: [],
+      bulkheads: [],
+      pools: [],
+      rateLimiters: [],
+    };
     for (const c of seen) {
       switch (c.kind) {
         case 'circuitBreaker':

@@ -7,7 +7,9 @@ const isValidUtf8 = (text: string): boolean => new TextDecoder('utf-8', { fatal:
 
 /** The README's way back from a label value to the name: undo `\\` and `\uXXXX` in a value that contains `\u`. */
 const nameOf = (value: string): string =>
-  value.includes('\\u') ? value.replace(/\\(\\|u([0-9A-F]{4}))/g, (_, c: string, hex: string | undefined) => (hex === undefined ? c : String.fromCharCode(parseInt(hex, 16)))) : value;
+  value.includes('\\u')
+    ? value.replace(/\\(\\|u([0-9A-F]{4}))/g, (_, c: string, hex: string | undefined) => (hex === undefined ? c : String.fromCharCode(parseInt(hex, 16))))
+    : value;
 
 describe('labelValue (docs/observability.md: label values exact, distinct, valid UTF-8)', () => {
   it('gives every ordinary name as it is, a valid pair included', () => {

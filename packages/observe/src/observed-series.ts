@@ -40,8 +40,8 @@ const one = (name: string, value: number): ObservedSample => ({ labels: { name: 
 const kinded = (name: string, kind: string, value: number): ObservedSample => ({ labels: { name: labelValue(name), kind }, value });
 
 const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metrics']) => number])[] = [
-  ['bulkhead_queue_depth', 'Tasks waiting in the pool bulkhead\'s queue', (m) => m.queueDepth],
-  ['bulkhead_queue_capacity', 'Capacity of the pool bulkhead\'s queue', (m) => m.queueCapacity],
+  ['bulkhead_queue_depth', "Tasks waiting in the pool bulkhead's queue", (m) => m.queueDepth],
+  ['bulkhead_queue_capacity', "Capacity of the pool bulkhead's queue", (m) => m.queueCapacity],
   ['bulkhead_thread_pool_size', 'Workers of the pool bulkhead now', (m) => m.threadPoolSize],
   ['bulkhead_core_thread_pool_size', 'Core size of the pool bulkhead', (m) => m.coreThreadPoolSize],
   ['bulkhead_max_thread_pool_size', 'Maximum size of the pool bulkhead', (m) => m.maximumThreadPoolSize],
@@ -65,21 +65,84 @@ const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metric
  * ```
  */
 export const OBSERVED_SERIES: readonly ObservedSeries[] = [
-  series({ name: 'circuitbreaker_state', help: 'The states of the circuit breaker: 1 for the current one, 0 for the others', type: 'gauge', labelNames: ['name', 'state'], of: 'breakers',
-    samples: ({ c, state }, out) => { const name = labelValue(c.name); for (const s of BREAKER_STATES) out.push({ labels: { name, state: stateLabel(s) }, value: s === state ? 1 : 0 }); } }),
-  series({ name: 'circuitbreaker_not_permitted_calls_total', help: 'Calls the circuit breaker refused (since its current metrics started)', type: 'counter', labelNames: ['name', 'kind'], of: 'breakers',
-    samples: ({ c, m }, out) => { out.push(kinded(c.name, 'not_permitted', m.numberOfNotPermittedCalls)); } }),
-  series({ name: 'circuitbreaker_buffered_calls', help: 'Calls in the sliding window, by outcome', type: 'gauge', labelNames: ['name', 'kind'], of: 'breakers',
-    samples: ({ c, m }, out) => { out.push(kinded(c.name, 'successful', m.numberOfSuccessfulCalls), kinded(c.name, 'failed', m.numberOfFailedCalls)); } }),
-  series({ name: 'circuitbreaker_slow_calls', help: 'Slow calls in the sliding window, by outcome', type: 'gauge', labelNames: ['name', 'kind'], of: 'breakers',
-    samples: ({ c, m }, out) => { out.push(kinded(c.name, 'successful', m.numberOfSlowSuccessfulCalls), kinded(c.name, 'failed', m.numberOfSlowFailedCalls)); } }),
-  series({ name: 'circuitbreaker_failure_rate', help: 'Failure rate of the sliding window in percent (-1 below the minimum number of calls)', type: 'gauge', labelNames: ['name'], of: 'breakers',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.failureRate)); } }),
-  series({ name: 'circuitbreaker_slow_call_rate', help: 'Slow-call rate of the sliding window in percent (-1 below the minimum number of calls)', type: 'gauge', labelNames: ['name'], of: 'breakers',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.slowCallRate)); } }),
-  series({ name: 'circuitbreaker_transitions_total', help: 'State transitions of the circuit breaker, by the path that caused them', type: 'counter', labelNames: ['name', 'from', 'to', 'cause'], of: 'breakers',
-    samples: ({ c, binding }, out) => { const name = labelValue(c.name); if (binding) for (const t of binding.transitions.values()) out.push({ labels: { name, from: t.from, to: t.to, cause: t.cause }, value: t.count }); } }),
-  series({ name: 'retry_calls_total', help: 'Retried calls, by outcome and whether a retry was attempted', type: 'counter', labelNames: ['name', 'kind'], of: 'retries',
+  series({
+    name: 'circuitbreaker_state',
+    help: 'The states of the circuit breaker: 1 for the current one, 0 for the others',
+    type: 'gauge',
+    labelNames: ['name', 'state'],
+    of: 'breakers',
+    samples: ({ c, state }, out) => {
+      const name = labelValue(c.name);
+      for (const s of BREAKER_STATES) out.push({ labels: { name, state: stateLabel(s) }, value: s === state ? 1 : 0 });
+    },
+  }),
+  series({
+    name: 'circuitbreaker_not_permitted_calls_total',
+    help: 'Calls the circuit breaker refused (since its current metrics started)',
+    type: 'counter',
+    labelNames: ['name', 'kind'],
+    of: 'breakers',
+    samples: ({ c, m }, out) => {
+      out.push(kinded(c.name, 'not_permitted', m.numberOfNotPermittedCalls));
+    },
+  }),
+  series({
+    name: 'circuitbreaker_buffered_calls',
+    help: 'Calls in the sliding window, by outcome',
+    type: 'gauge',
+    labelNames: ['name', 'kind'],
+    of: 'breakers',
+    samples: ({ c, m }, out) => {
+      out.push(kinded(c.name, 'successful', m.numberOfSuccessfulCalls), kinded(c.name, 'failed', m.numberOfFailedCalls));
+    },
+  }),
+  series({
+    name: 'circuitbreaker_slow_calls',
+    help: 'Slow calls in the sliding window, by outcome',
+    type: 'gauge',
+    labelNames: ['name', 'kind'],
+    of: 'breakers',
+    samples: ({ c, m }, out) => {
+      out.push(kinded(c.name, 'successful', m.numberOfSlowSuccessfulCalls), kinded(c.name, 'failed', m.numberOfSlowFailedCalls));
+    },
+  }),
+  series({
+    name: 'circuitbreaker_failure_rate',
+    help: 'Failure rate of the sliding window in percent (-1 below the minimum number of calls)',
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'breakers',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.failureRate));
+    },
+  }),
+  series({
+    name: 'circuitbreaker_slow_call_rate',
+    help: 'Slow-call rate of the sliding window in percent (-1 below the minimum number of calls)',
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'breakers',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.slowCallRate));
+    },
+  }),
+  series({
+    name: 'circuitbreaker_transitions_total',
+    help: 'State transitions of the circuit breaker, by the path that caused them',
+    type: 'counter',
+    labelNames: ['name', 'from', 'to', 'cause'],
+    of: 'breakers',
+    samples: ({ c, binding }, out) => {
+      const name = labelValue(c.name);
+      if (binding) for (const t of binding.transitions.values()) out.push({ labels: { name, from: t.from, to: t.to, cause: t.cause }, value: t.count });
+    },
+  }),
+  series({
+    name: 'retry_calls_total',
+    help: 'Retried calls, by outcome and whether a retry was attempted',
+    type: 'counter',
+    labelNames: ['name', 'kind'],
+    of: 'retries',
     samples: ({ c, m }, out) => {
       out.push(
         kinded(c.name, 'successful_without_retry', m.numberOfSuccessfulCallsWithoutRetryAttempt),
@@ -87,18 +150,72 @@ export const OBSERVED_SERIES: readonly ObservedSeries[] = [
         kinded(c.name, 'failed_without_retry', m.numberOfFailedCallsWithoutRetryAttempt),
         kinded(c.name, 'failed_with_retry', m.numberOfFailedCallsWithRetryAttempt),
       );
-    } }),
-  series({ name: 'timelimiter_calls_total', help: 'Time-limited calls, by outcome', type: 'counter', labelNames: ['name', 'kind'], of: 'timeLimiters',
-    samples: ({ c, m }, out) => { out.push(kinded(c.name, 'successful', m.numberOfSuccessfulCalls), kinded(c.name, 'failed', m.numberOfFailedCalls), kinded(c.name, 'timeout', m.numberOfTimeouts)); } }),
-  series({ name: 'bulkhead_available_concurrent_calls', help: 'Calls the bulkhead would admit now', type: 'gauge', labelNames: ['name'], of: 'bulkheads',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.availableConcurrentCalls)); } }),
-  series({ name: 'bulkhead_max_allowed_concurrent_calls', help: 'The bulkhead\'s maximum of concurrent calls', type: 'gauge', labelNames: ['name'], of: 'bulkheads',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.maxAllowedConcurrentCalls)); } }),
+    },
+  }),
+  series({
+    name: 'timelimiter_calls_total',
+    help: 'Time-limited calls, by outcome',
+    type: 'counter',
+    labelNames: ['name', 'kind'],
+    of: 'timeLimiters',
+    samples: ({ c, m }, out) => {
+      out.push(
+        kinded(c.name, 'successful', m.numberOfSuccessfulCalls),
+        kinded(c.name, 'failed', m.numberOfFailedCalls),
+        kinded(c.name, 'timeout', m.numberOfTimeouts),
+      );
+    },
+  }),
+  series({
+    name: 'bulkhead_available_concurrent_calls',
+    help: 'Calls the bulkhead would admit now',
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'bulkheads',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.availableConcurrentCalls));
+    },
+  }),
+  series({
+    name: 'bulkhead_max_allowed_concurrent_calls',
+    help: "The bulkhead's maximum of concurrent calls",
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'bulkheads',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.maxAllowedConcurrentCalls));
+    },
+  }),
   ...POOL.map(([name, help, value]) =>
-    series({ name, help, type: 'gauge', labelNames: ['name'], of: 'pools', samples: ({ c, m }, out) => { out.push(one(c.name, value(m))); } }),
+    series({
+      name,
+      help,
+      type: 'gauge',
+      labelNames: ['name'],
+      of: 'pools',
+      samples: ({ c, m }, out) => {
+        out.push(one(c.name, value(m)));
+      },
+    }),
   ),
-  series({ name: 'ratelimiter_available_permissions', help: 'Permissions the rate limiter has left in this cycle (negative when reserved ahead)', type: 'gauge', labelNames: ['name'], of: 'rateLimiters',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.availablePermissions)); } }),
-  series({ name: 'ratelimiter_waiting_threads', help: 'Calls waiting for permissions', type: 'gauge', labelNames: ['name'], of: 'rateLimiters',
-    samples: ({ c, m }, out) => { out.push(one(c.name, m.numberOfWaitingCalls)); } }),
+  series({
+    name: 'ratelimiter_available_permissions',
+    help: 'Permissions the rate limiter has left in this cycle (negative when reserved ahead)',
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'rateLimiters',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.availablePermissions));
+    },
+  }),
+  series({
+    name: 'ratelimiter_waiting_threads',
+    help: 'Calls waiting for permissions',
+    type: 'gauge',
+    labelNames: ['name'],
+    of: 'rateLimiters',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.numberOfWaitingCalls));
+    },
+  }),
 ];

@@ -24,7 +24,15 @@ class FakeBreaker implements ObservedCircuitBreaker {
   constructor(readonly name: string) {}
   get metrics() {
     this.reads++;
-    return { failureRate: 25, slowCallRate: -1, numberOfFailedCalls: 1, numberOfSuccessfulCalls: 3, numberOfSlowSuccessfulCalls: 0, numberOfSlowFailedCalls: 0, numberOfNotPermittedCalls: 2 };
+    return {
+      failureRate: 25,
+      slowCallRate: -1,
+      numberOfFailedCalls: 1,
+      numberOfSuccessfulCalls: 3,
+      numberOfSlowSuccessfulCalls: 0,
+      numberOfSlowFailedCalls: 0,
+      numberOfNotPermittedCalls: 2,
+    };
   }
   on(_: 'stateTransition', listener: (e: ObservedTransition) => void) {
     this.listeners.add(listener);
@@ -71,8 +79,19 @@ describe('observed components (the reader both exporters share)', () => {
     breaker.call('failed', 12);
     expect(calls).toEqual(['pg failed 12']);
     expect(samples(set, 'circuitbreaker_failure_rate')).toEqual(['pg 25']);
-    expect(samples(set, 'circuitbreaker_state')).toEqual(['pg closed 0', 'pg open 0', 'pg half_open 1', 'pg disabled 0', 'pg forced_open 0', 'pg metrics_only 0']);
-    expect(samples(set, 'circuitbreaker_transitions_total')).toEqual(['pg closed open failure_rate 1', 'pg open half_open wait_elapsed 2', 'pg half_open open half_open_trial 1']);
+    expect(samples(set, 'circuitbreaker_state')).toEqual([
+      'pg closed 0',
+      'pg open 0',
+      'pg half_open 1',
+      'pg disabled 0',
+      'pg forced_open 0',
+      'pg metrics_only 0',
+    ]);
+    expect(samples(set, 'circuitbreaker_transitions_total')).toEqual([
+      'pg closed open failure_rate 1',
+      'pg open half_open wait_elapsed 2',
+      'pg half_open open half_open_trial 1',
+    ]);
     const reads = breaker.reads;
     set.read();
     expect(breaker.reads).toBe(reads + 1);

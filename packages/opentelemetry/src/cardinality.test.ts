@@ -46,14 +46,17 @@ describe("the SDK's cardinality limit (README: Many breakers)", () => {
     const otel = new OpenTelemetryMetrics({ meter: provider.getMeter('payments') });
     otel.add(breakers(2_500));
     await reader.forceFlush();
-    const collected = memory.getMetrics().at(-1)!.scopeMetrics.flatMap((s) => s.metrics);
+    const collected = memory
+      .getMetrics()
+      .at(-1)!
+      .scopeMetrics.flatMap((s) => s.metrics);
     expect(points(collected, 'breakwater.circuitbreaker.failure_rate')).toEqual({ named: 2_500, names: 2_500, overflow: false });
     expect(points(collected, 'breakwater.circuitbreaker.state')).toEqual({ named: 15_000, names: 2_500, overflow: false });
     otel.close();
     await provider.shutdown();
   });
 
-  it("raised on any reader (cardinalitySelector) or by a view (aggregationCardinalityLimit); a view without one keeps 2,000 whatever the reader says", async () => {
+  it('raised on any reader (cardinalitySelector) or by a view (aggregationCardinalityLimit); a view without one keeps 2,000 whatever the reader says', async () => {
     const onReader = exporter({}, AggregationTemporality.CUMULATIVE, { cardinalityLimit: 20_000 });
     onReader.metrics.add(breakers(2_500));
     expect(points(await onReader.collectAll(), 'breakwater.circuitbreaker.failure_rate')).toEqual({ named: 2_500, names: 2_500, overflow: false });

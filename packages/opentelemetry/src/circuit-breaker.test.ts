@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, spiedBreaker } from '@breakwater/exporter-scenarios';
+import {
+  breakerOnClock,
+  breakerOpenedByFailureRate,
+  breakerOpenThenLateCalls,
+  breakerRegistryOfTwo,
+  breakerThreeCalls,
+  hundredCalls,
+  spiedBreaker,
+} from '@breakwater/exporter-scenarios';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenTelemetryMetrics } from './index.js';
@@ -34,7 +42,11 @@ describe('circuit breaker instruments (contract: docs/observability.md)', () => 
     const calls = byName.get('breakwater.circuitbreaker.calls')!;
     expect(calls.dataPointType).toBe(DataPointType.HISTOGRAM);
     expect(calls.descriptor.unit).toBe('s');
-    const histogramPoint = calls.dataPoints.find((p) => p.attributes['kind'] === 'successful')!.value as { min: number; max: number; buckets: { boundaries: number[] } };
+    const histogramPoint = calls.dataPoints.find((p) => p.attributes['kind'] === 'successful')!.value as {
+      min: number;
+      max: number;
+      buckets: { boundaries: number[] };
+    };
     expect([histogramPoint.min, histogramPoint.max, histogramPoint.buckets.boundaries]).toEqual([0.02, 0.05, [0.025, 0.1, 0.5]]);
     expect(byName.get('breakwater.circuitbreaker.state')!.dataPointType).toBe(DataPointType.GAUGE);
     const notPermitted = byName.get('breakwater.circuitbreaker.not_permitted_calls')!;
@@ -45,16 +57,18 @@ describe('circuit breaker instruments (contract: docs/observability.md)', () => 
   it('OPEN with its rates, refused calls counted, and every transition counted with its cause', async () => {
     const { metrics, collect } = exporter();
     const { throughEveryCause, forcedOpenByFleet } = await breakerOpenedByFailureRate((b) => metrics.add(b));
-    expect(await collect('breakwater.circuitbreaker.state', 'breakwater.circuitbreaker.failure_rate', 'breakwater.circuitbreaker.not_permitted_calls')).toEqual([
-      'breakwater.circuitbreaker.failure_rate{name="pg"} 75',
-      'breakwater.circuitbreaker.not_permitted_calls{name="pg",kind="not_permitted"} 1',
-      'breakwater.circuitbreaker.state{name="pg",state="closed"} 0',
-      'breakwater.circuitbreaker.state{name="pg",state="disabled"} 0',
-      'breakwater.circuitbreaker.state{name="pg",state="forced_open"} 0',
-      'breakwater.circuitbreaker.state{name="pg",state="half_open"} 0',
-      'breakwater.circuitbreaker.state{name="pg",state="metrics_only"} 0',
-      'breakwater.circuitbreaker.state{name="pg",state="open"} 1',
-    ]);
+    expect(await collect('breakwater.circuitbreaker.state', 'breakwater.circuitbreaker.failure_rate', 'breakwater.circuitbreaker.not_permitted_calls')).toEqual(
+      [
+        'breakwater.circuitbreaker.failure_rate{name="pg"} 75',
+        'breakwater.circuitbreaker.not_permitted_calls{name="pg",kind="not_permitted"} 1',
+        'breakwater.circuitbreaker.state{name="pg",state="closed"} 0',
+        'breakwater.circuitbreaker.state{name="pg",state="disabled"} 0',
+        'breakwater.circuitbreaker.state{name="pg",state="forced_open"} 0',
+        'breakwater.circuitbreaker.state{name="pg",state="half_open"} 0',
+        'breakwater.circuitbreaker.state{name="pg",state="metrics_only"} 0',
+        'breakwater.circuitbreaker.state{name="pg",state="open"} 1',
+      ],
+    );
 
     await throughEveryCause();
     expect(await collect('breakwater.circuitbreaker.transitions')).toEqual([
@@ -66,7 +80,9 @@ describe('circuit breaker instruments (contract: docs/observability.md)', () => 
       'breakwater.circuitbreaker.transitions{name="pg",from="open",to="half_open",cause="wait_elapsed"} 1',
     ]);
     forcedOpenByFleet(); // what RedisBreakerSync does
-    expect(await collect('breakwater.circuitbreaker.transitions')).toContain('breakwater.circuitbreaker.transitions{name="pg",from="closed",to="forced_open",cause="fleet"} 1');
+    expect(await collect('breakwater.circuitbreaker.transitions')).toContain(
+      'breakwater.circuitbreaker.transitions{name="pg",from="closed",to="forced_open",cause="fleet"} 1',
+    );
   });
 
   it('a registry is bound as a whole: later instances appear, evicted and removed ones are no longer observed and, with DELTA temporality, disappear', async () => {
@@ -96,7 +112,7 @@ describe('circuit breaker instruments (contract: docs/observability.md)', () => 
     expect(await collect()).toEqual([]);
   });
 
-  it('with CUMULATIVE temporality the SDK keeps a removed breaker\'s last values (opentelemetry-js#4096): they are frozen, no longer observed', async () => {
+  it("with CUMULATIVE temporality the SDK keeps a removed breaker's last values (opentelemetry-js#4096): they are frozen, no longer observed", async () => {
     const { metrics, collect } = exporter();
     const { breaker } = breakerOnClock();
     const remove = metrics.add(breaker);
@@ -158,7 +174,10 @@ describe('circuit breaker instruments (contract: docs/observability.md)', () => 
     metrics.add(breaker);
     breaker.transitionToOpenState();
     await reader.forceFlush();
-    const exported = memory.getMetrics().at(-1)!.scopeMetrics.flatMap((s) => s.metrics);
+    const exported = memory
+      .getMetrics()
+      .at(-1)!
+      .scopeMetrics.flatMap((s) => s.metrics);
     expect(lines(exported, ['resilience4j.circuitbreaker.transitions', 'resilience4j.circuitbreaker.state']).filter((l) => !l.endsWith(' 0'))).toEqual([
       'resilience4j.circuitbreaker.state{name="pg",state="open"} 1',
       'resilience4j.circuitbreaker.transitions{name="pg",from="closed",to="open",cause="manual"} 1',
@@ -177,13 +196,15 @@ describe('README: the rates of an OPEN breaker are not the rates that opened it'
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain('**The rates of an OPEN breaker are not the rates that opened it.**');
     expect(readme).toContain('while the breaker is OPEN these gauges keep changing and can fall below the threshold');
-    expect(readme).toContain('The rate at the moment of opening is on the breaker\'s `failureRateExceeded` / `slowCallRateExceeded` event');
+    expect(readme).toContain("The rate at the moment of opening is on the breaker's `failureRateExceeded` / `slowCallRateExceeded` event");
 
     const { metrics, collect } = exporter();
     const { exceeded, causes, lateCallsSucceed } = await breakerOpenThenLateCalls((b) => metrics.add(b));
     const instruments = ['breakwater.circuitbreaker.failure_rate', 'breakwater.circuitbreaker.transitions'];
     const open = 'breakwater.circuitbreaker.state{name="pg",state="open"} 1';
-    expect(await collect(...instruments, 'breakwater.circuitbreaker.state')).toEqual(expect.arrayContaining([open, 'breakwater.circuitbreaker.failure_rate{name="pg"} 75']));
+    expect(await collect(...instruments, 'breakwater.circuitbreaker.state')).toEqual(
+      expect.arrayContaining([open, 'breakwater.circuitbreaker.failure_rate{name="pg"} 75']),
+    );
     await lateCallsSucceed();
     expect(await collect('breakwater.circuitbreaker.state')).toContain(open);
     expect(await collect(...instruments)).toEqual([

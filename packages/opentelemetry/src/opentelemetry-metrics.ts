@@ -52,7 +52,10 @@ export function instrumentName(prefix: string, series: string): string {
 /** A breaker's call recorder: its attributes built once per kind, each call one `record`. */
 class BreakerCalls implements CallRecorder {
   readonly #attributes: Readonly<Record<ObservedCallKind, Attributes>>;
-  constructor(private readonly histogram: Histogram, breaker: ObservedCircuitBreaker) {
+  constructor(
+    private readonly histogram: Histogram,
+    breaker: ObservedCircuitBreaker,
+  ) {
     const name = labelValue(breaker.name);
     this.#attributes = { successful: { name, kind: 'successful' }, failed: { name, kind: 'failed' }, ignored: { name, kind: 'ignored' } };
   }
@@ -96,9 +99,15 @@ export class OpenTelemetryMetrics {
       throw new TypeError(`OpenTelemetryMetrics: meter must be an @opentelemetry/api Meter, got ${describeValue(meter)}`);
     }
     if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
-      throw new TypeError(`OpenTelemetryMetrics: prefix must start an OpenTelemetry instrument name (a letter, then letters, digits, _ . - /), got ${describeValue(prefix)}`);
+      throw new TypeError(
+        `OpenTelemetryMetrics: prefix must start an OpenTelemetry instrument name (a letter, then letters, digits, _ . - /), got ${describeValue(prefix)}`,
+      );
     }
-    if (!Array.isArray(buckets) || buckets.length === 0 || buckets.some((b, i) => typeof b !== 'number' || !(b > 0) || !Number.isFinite(b) || (i > 0 && b <= buckets[i - 1]!))) {
+    if (
+      !Array.isArray(buckets) ||
+      buckets.length === 0 ||
+      buckets.some((b, i) => typeof b !== 'number' || !(b > 0) || !Number.isFinite(b) || (i > 0 && b <= buckets[i - 1]!))
+    ) {
       throw new TypeError(`OpenTelemetryMetrics: buckets must be increasing finite numbers of seconds > 0, got ${describeValue(buckets)}`);
     }
     this.prefix = prefix;
@@ -161,4 +170,3 @@ export class OpenTelemetryMetrics {
     }
   }
 }
-

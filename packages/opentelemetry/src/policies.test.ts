@@ -1,6 +1,14 @@
 import type { PoolBulkhead } from '@breakwater/bulkhead';
 import { OBSERVED_SERIES } from '@breakwater/observe';
-import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegistry, poolBulkheadOneRunningOneQueued, rateLimiterWithOneWaiter, retryFourOutcomes, timeLimiterThreeOutcomes } from '@breakwater/exporter-scenarios';
+import {
+  bulkheadHoldingOneOfThree,
+  everyRegistryWithOne,
+  oneOfEachKindAndRegistry,
+  poolBulkheadOneRunningOneQueued,
+  rateLimiterWithOneWaiter,
+  retryFourOutcomes,
+  timeLimiterThreeOutcomes,
+} from '@breakwater/exporter-scenarios';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentName, OpenTelemetryMetrics } from './index.js';
@@ -59,21 +67,17 @@ describe('retry, time limiter, bulkheads and rate limiter instruments (contract:
   it('rate limiter gauges: available permissions and waiting calls', async () => {
     const { metrics, collect } = exporter();
     const { refresh } = await rateLimiterWithOneWaiter((c) => metrics.add(c));
-    expect(await collect()).toEqual([
-      'breakwater.ratelimiter.available_permissions{name="api"} -1',
-      'breakwater.ratelimiter.waiting_threads{name="api"} 1',
-    ]);
+    expect(await collect()).toEqual(['breakwater.ratelimiter.available_permissions{name="api"} -1', 'breakwater.ratelimiter.waiting_threads{name="api"} 1']);
     await refresh();
-    expect(await collect()).toEqual([
-      'breakwater.ratelimiter.available_permissions{name="api"} 1',
-      'breakwater.ratelimiter.waiting_threads{name="api"} 0',
-    ]);
+    expect(await collect()).toEqual(['breakwater.ratelimiter.available_permissions{name="api"} 1', 'breakwater.ratelimiter.waiting_threads{name="api"} 0']);
   });
 
   it('refuses what it cannot export, and a prefix, buckets or meter it cannot use', () => {
     const { metrics } = exporter();
     const meter = new MeterProvider().getMeter('t');
-    expect(() => metrics.add({ kind: 'fallback', name: 'x' } as never)).toThrow(/OpenTelemetryMetrics.add: expected a circuit breaker, retry, .* or a registry of them, got/);
+    expect(() => metrics.add({ kind: 'fallback', name: 'x' } as never)).toThrow(
+      /OpenTelemetryMetrics.add: expected a circuit breaker, retry, .* or a registry of them, got/,
+    );
     expect(() => new OpenTelemetryMetrics({ meter, prefix: '1app' })).toThrow(/prefix must start an OpenTelemetry instrument name/);
     expect(() => new OpenTelemetryMetrics({ meter, buckets: [1, 0.5] })).toThrow(/buckets must be increasing/);
     expect(() => new OpenTelemetryMetrics({ meter: {} as never })).toThrow(/meter must be an @opentelemetry\/api Meter/);
@@ -94,8 +98,22 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
     const names = collected.map((m) => m.descriptor.name).sort();
     expect(names).toEqual([...OBSERVED_SERIES.map((s) => instrumentName('resilience4j', s.name)), 'resilience4j.circuitbreaker.calls'].sort());
     // Through an exporter to Prometheus: the names of @breakwater/prometheus with the same prefix.
-    const scraped = collected.map((m) => asPrometheus(m.descriptor.name, OBSERVED_SERIES.some((s) => s.type === 'counter' && instrumentName('resilience4j', s.name) === m.descriptor.name)));
-    expect(scraped).toEqual(expect.arrayContaining(['resilience4j_circuitbreaker_state', 'resilience4j_circuitbreaker_not_permitted_calls_total', 'resilience4j_circuitbreaker_transitions_total', 'resilience4j_retry_calls_total', 'resilience4j_bulkhead_queue_depth', 'resilience4j_ratelimiter_waiting_threads']));
+    const scraped = collected.map((m) =>
+      asPrometheus(
+        m.descriptor.name,
+        OBSERVED_SERIES.some((s) => s.type === 'counter' && instrumentName('resilience4j', s.name) === m.descriptor.name),
+      ),
+    );
+    expect(scraped).toEqual(
+      expect.arrayContaining([
+        'resilience4j_circuitbreaker_state',
+        'resilience4j_circuitbreaker_not_permitted_calls_total',
+        'resilience4j_circuitbreaker_transitions_total',
+        'resilience4j_retry_calls_total',
+        'resilience4j_bulkhead_queue_depth',
+        'resilience4j_ratelimiter_waiting_threads',
+      ]),
+    );
     for (const s of OBSERVED_SERIES) expect(asPrometheus(instrumentName('resilience4j', s.name), s.type === 'counter')).toBe(`resilience4j_${s.name}`);
     const lines = await collect();
     expect(lines).toContain('resilience4j.circuitbreaker.state{name="backendA",state="closed"} 1');

@@ -24,7 +24,12 @@ describe('README', () => {
       const remove = otel.add(breakerRegistry);
       breakerRegistry.get('pg').transitionToOpenState();
       const { resourceMetrics } = await reader.collect();
-      expect(lines(resourceMetrics.scopeMetrics.flatMap((s) => s.metrics), ['breakwater.circuitbreaker.state'])).toContain('breakwater.circuitbreaker.state{name="pg",state="open"} 1');
+      expect(
+        lines(
+          resourceMetrics.scopeMetrics.flatMap((s) => s.metrics),
+          ['breakwater.circuitbreaker.state'],
+        ),
+      ).toContain('breakwater.circuitbreaker.state{name="pg",state="open"} 1');
       remove();
       otel.close();
     } finally {

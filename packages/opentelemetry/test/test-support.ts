@@ -1,4 +1,12 @@
-import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData, type MetricData, type ViewOptions } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  MeterProvider,
+  MetricReader,
+  type HistogramMetricData,
+  type MetricData,
+  type ViewOptions,
+} from '@opentelemetry/sdk-metrics';
 import { expect } from 'vitest';
 import { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from '../src/index.js';
 

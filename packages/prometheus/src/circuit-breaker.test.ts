@@ -1,5 +1,14 @@
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
-import { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, smallBreakerConfig as small, spiedBreaker } from '@breakwater/exporter-scenarios';
+import {
+  breakerOnClock,
+  breakerOpenedByFailureRate,
+  breakerOpenThenLateCalls,
+  breakerRegistryOfTwo,
+  breakerThreeCalls,
+  hundredCalls,
+  smallBreakerConfig as small,
+  spiedBreaker,
+} from '@breakwater/exporter-scenarios';
 import { readFileSync } from 'node:fs';
 import { Registry, type OpenMetricsContentType } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,7 +74,9 @@ describe('circuit breaker series (contract: docs/observability.md)', () => {
   it('OPEN with its rates, refused calls counted, and every transition counted with its cause', async () => {
     const { metrics, scrape } = exporter();
     const { throughEveryCause, forcedOpenByFleet } = await breakerOpenedByFailureRate((b) => metrics.add(b));
-    expect(await scrape('breakwater_circuitbreaker_state', 'breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_not_permitted_calls_total')).toEqual([
+    expect(
+      await scrape('breakwater_circuitbreaker_state', 'breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_not_permitted_calls_total'),
+    ).toEqual([
       'breakwater_circuitbreaker_state{name="pg",state="closed"} 0',
       'breakwater_circuitbreaker_state{name="pg",state="open"} 1',
       'breakwater_circuitbreaker_state{name="pg",state="half_open"} 0',
@@ -176,14 +187,16 @@ describe('README: the rates of an OPEN breaker are not the rates that opened it'
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain('**The rates of an OPEN breaker are not the rates that opened it.**');
     expect(readme).toContain('while the breaker is OPEN these gauges keep changing and can fall below the threshold');
-    expect(readme).toContain('The rate at the moment of opening is on the breaker\'s `failureRateExceeded` / `slowCallRateExceeded` event');
+    expect(readme).toContain("The rate at the moment of opening is on the breaker's `failureRateExceeded` / `slowCallRateExceeded` event");
     expect(readme).not.toMatch(/stay visible/);
 
     const { metrics, scrape } = exporter();
     const { exceeded, causes, lateCallsSucceed } = await breakerOpenThenLateCalls((b) => metrics.add(b));
     const series = ['breakwater_circuitbreaker_failure_rate', 'breakwater_circuitbreaker_transitions_total'];
     const open = 'breakwater_circuitbreaker_state{name="pg",state="open"} 1';
-    expect(await scrape(...series, 'breakwater_circuitbreaker_state')).toEqual(expect.arrayContaining([open, 'breakwater_circuitbreaker_failure_rate{name="pg"} 75']));
+    expect(await scrape(...series, 'breakwater_circuitbreaker_state')).toEqual(
+      expect.arrayContaining([open, 'breakwater_circuitbreaker_failure_rate{name="pg"} 75']),
+    );
     await lateCallsSucceed();
     expect(await scrape('breakwater_circuitbreaker_state')).toContain(open);
     expect(await scrape(...series)).toEqual([

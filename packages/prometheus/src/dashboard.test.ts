@@ -22,14 +22,26 @@ describe('grafana-dashboard.json', () => {
     const clock = newClock();
     const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock } });
     const pools = new PoolBulkheadRegistry({ defaultConfig: { clock } });
-    for (const r of [breakers, new RetryRegistry({ defaultConfig: { clock } }), new TimeLimiterRegistry({ defaultConfig: { clock } }), new BulkheadRegistry({ defaultConfig: { clock } }), pools, new RateLimiterRegistry({ defaultConfig: { clock } })]) {
+    for (const r of [
+      breakers,
+      new RetryRegistry({ defaultConfig: { clock } }),
+      new TimeLimiterRegistry({ defaultConfig: { clock } }),
+      new BulkheadRegistry({ defaultConfig: { clock } }),
+      pools,
+      new RateLimiterRegistry({ defaultConfig: { clock } }),
+    ]) {
       metrics.add(r);
       r.get('backend');
     }
     breakers.get('backend').transitionToOpenState();
     const published = seriesNames(await scrape());
     expect(queried.filter((name) => !published.includes(name))).toEqual([]);
-    const shownElsewhere = ['breakwater_circuitbreaker_calls_seconds_sum', 'breakwater_bulkhead_thread_pool_size', 'breakwater_bulkhead_core_thread_pool_size', 'breakwater_bulkhead_available_thread_count'];
+    const shownElsewhere = [
+      'breakwater_circuitbreaker_calls_seconds_sum',
+      'breakwater_bulkhead_thread_pool_size',
+      'breakwater_bulkhead_core_thread_pool_size',
+      'breakwater_bulkhead_available_thread_count',
+    ];
     expect(published.filter((name) => !queried.includes(name) && !shownElsewhere.includes(name))).toEqual([]);
     await pools.get('backend').close();
   });

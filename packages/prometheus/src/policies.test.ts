@@ -1,5 +1,13 @@
 import type { PoolBulkhead } from '@breakwater/bulkhead';
-import { bulkheadHoldingOneOfThree, everyRegistryWithOne, oneOfEachKindAndRegistry, poolBulkheadOneRunningOneQueued, rateLimiterWithOneWaiter, retryFourOutcomes, timeLimiterThreeOutcomes } from '@breakwater/exporter-scenarios';
+import {
+  bulkheadHoldingOneOfThree,
+  everyRegistryWithOne,
+  oneOfEachKindAndRegistry,
+  poolBulkheadOneRunningOneQueued,
+  rateLimiterWithOneWaiter,
+  retryFourOutcomes,
+  timeLimiterThreeOutcomes,
+} from '@breakwater/exporter-scenarios';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from './index.js';
@@ -58,15 +66,9 @@ describe('retry, time limiter, bulkheads and rate limiter series (contract: docs
   it('rate limiter gauges: available permissions and waiting calls', async () => {
     const { metrics, scrape } = exporter();
     const { refresh } = await rateLimiterWithOneWaiter((c) => metrics.add(c));
-    expect(await scrape()).toEqual([
-      'breakwater_ratelimiter_available_permissions{name="api"} -1',
-      'breakwater_ratelimiter_waiting_threads{name="api"} 1',
-    ]);
+    expect(await scrape()).toEqual(['breakwater_ratelimiter_available_permissions{name="api"} -1', 'breakwater_ratelimiter_waiting_threads{name="api"} 1']);
     await refresh();
-    expect(await scrape()).toEqual([
-      'breakwater_ratelimiter_available_permissions{name="api"} 1',
-      'breakwater_ratelimiter_waiting_threads{name="api"} 0',
-    ]);
+    expect(await scrape()).toEqual(['breakwater_ratelimiter_available_permissions{name="api"} 1', 'breakwater_ratelimiter_waiting_threads{name="api"} 0']);
   });
 
   it('refuses what it cannot export, and a prefix or buckets Prometheus would refuse', () => {

@@ -59,7 +59,11 @@ export class PrometheusMetrics {
     if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
       throw new TypeError(`PrometheusMetrics: prefix must be a Prometheus metric name (letters, digits, _ and :), got ${describeValue(prefix)}`);
     }
-    if (!Array.isArray(buckets) || buckets.length === 0 || buckets.some((b, i) => typeof b !== 'number' || !(b > 0) || !Number.isFinite(b) || (i > 0 && b <= buckets[i - 1]!))) {
+    if (
+      !Array.isArray(buckets) ||
+      buckets.length === 0 ||
+      buckets.some((b, i) => typeof b !== 'number' || !(b > 0) || !Number.isFinite(b) || (i > 0 && b <= buckets[i - 1]!))
+    ) {
       throw new TypeError(`PrometheusMetrics: buckets must be increasing finite numbers of seconds > 0, got ${describeValue(buckets)}`);
     }
     this.prefix = prefix;

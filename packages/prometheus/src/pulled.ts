@@ -56,7 +56,9 @@ class PulledHistogram extends Histogram<string> {
   }
   // prom-client formats a histogram through getForPromString when it has one.
   async getForPromString(): Promise<Awaited<ReturnType<Histogram<string>['get']>>> {
-    return { name: this.#def.name, help: this.#def.help, type: 'histogram', aggregator: 'sum', values: this.#read() } as unknown as Awaited<ReturnType<Histogram<string>['get']>>;
+    return { name: this.#def.name, help: this.#def.help, type: 'histogram', aggregator: 'sum', values: this.#read() } as unknown as Awaited<
+      ReturnType<Histogram<string>['get']>
+    >;
   }
   override async get(): Promise<Awaited<ReturnType<Histogram<string>['get']>>> {
     return this.getForPromString();

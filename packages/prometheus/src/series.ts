@@ -8,8 +8,16 @@ export type Snapshot = ObservedSnapshot<CallCells>;
 
 /** `_calls_seconds_max`: Prometheus only (an OTel histogram keeps its own max), read from this package's cells. */
 const CALLS_MAX: ObservedSeries<'breakers'> = {
-  name: 'circuitbreaker_calls_seconds_max', help: 'Longest recorded call since the previous scrape, in seconds', type: 'gauge', labelNames: ['name', 'kind'], of: 'breakers',
-  samples: ({ c, binding }, out) => { const calls = binding?.calls as CallCells | undefined; const name = labelValue(c.name); if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name, kind }, value: takeMax(calls.cells[kind]) }); },
+  name: 'circuitbreaker_calls_seconds_max',
+  help: 'Longest recorded call since the previous scrape, in seconds',
+  type: 'gauge',
+  labelNames: ['name', 'kind'],
+  of: 'breakers',
+  samples: ({ c, binding }, out) => {
+    const calls = binding?.calls as CallCells | undefined;
+    const name = labelValue(c.name);
+    if (calls) for (const kind of CALL_KINDS) out.push({ labels: { name, kind }, value: takeMax(calls.cells[kind]) });
+  },
 };
 
 /** Every gauge and counter of docs/observability.md, with Resilience4j's Micrometer names (after the prefix): observe's, and the max after the rates. */
@@ -64,5 +72,7 @@ export function registerSeries(registry: Registry<RegistryContentType>, prefix: 
   }
   const name = `${prefix}_circuitbreaker_calls_seconds`;
   const bounds = buckets.map(String);
-  pulledHistogram({ name, help: 'Recorded calls of the circuit breaker, by outcome, in seconds', labelNames: ['name', 'kind'] }, registry, buckets, () => histogramSamples(snapshot(), name, bounds));
+  pulledHistogram({ name, help: 'Recorded calls of the circuit breaker, by outcome, in seconds', labelNames: ['name', 'kind'] }, registry, buckets, () =>
+    histogramSamples(snapshot(), name, bounds),
+  );
 }

@@ -23,8 +23,22 @@ describe('RateLimiter configuration', () => {
   it('reads back what was given, durations in ms', () => {
     const clock = new VirtualClock();
     const drainPermissionsOnResult = () => false;
-    const rl = new RateLimiter('api', { limitForPeriod: 3, limitRefreshPeriod: '2s', timeoutDuration: '1.5s', drainPermissionsOnResult, writableStackTraceEnabled: false, clock });
-    expect(rl.config).toEqual({ limitForPeriod: 3, limitRefreshPeriod: 2000, timeoutDuration: 1500, drainPermissionsOnResult, writableStackTraceEnabled: false, clock });
+    const rl = new RateLimiter('api', {
+      limitForPeriod: 3,
+      limitRefreshPeriod: '2s',
+      timeoutDuration: '1.5s',
+      drainPermissionsOnResult,
+      writableStackTraceEnabled: false,
+      clock,
+    });
+    expect(rl.config).toEqual({
+      limitForPeriod: 3,
+      limitRefreshPeriod: 2000,
+      timeoutDuration: 1500,
+      drainPermissionsOnResult,
+      writableStackTraceEnabled: false,
+      clock,
+    });
     expect(Object.keys(rl.config).sort()).toEqual([...RATE_LIMITER_OPTIONS].sort());
     rl.changeLimitForPeriod(7);
     rl.changeTimeoutDuration(0);
@@ -42,7 +56,11 @@ describe('RateLimiter configuration', () => {
     [{ limitForPeriod: '5' }, TypeError, "RateLimiter 'api': limitForPeriod must be a number, got '5'"],
     [{ limitRefreshPeriod: 0 }, RangeError, "RateLimiter 'api': limitRefreshPeriod must be > 0, got 0"],
     [{ limitRefreshPeriod: Infinity }, RangeError, "RateLimiter 'api': limitRefreshPeriod must be a finite duration > 0, got Infinity"],
-    [{ limitRefreshPeriod: 'soon' }, TypeError, "RateLimiter 'api': limitRefreshPeriod must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'"],
+    [
+      { limitRefreshPeriod: 'soon' },
+      TypeError,
+      "RateLimiter 'api': limitRefreshPeriod must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'",
+    ],
     [{ timeoutDuration: -1 }, RangeError, "RateLimiter 'api': timeoutDuration must be >= 0, got -1"],
     [{ drainPermissionsOnResult: true }, TypeError, "RateLimiter 'api': drainPermissionsOnResult must be a function, got true"],
     [{ writableStackTraceEnabled: 1 }, TypeError, "RateLimiter 'api': writableStackTraceEnabled must be true or false, got 1"],

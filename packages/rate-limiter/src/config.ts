@@ -54,14 +54,7 @@ export interface ResolvedRateLimiterConfig {
   readonly clock: Clock;
 }
 
-const KEYS = [
-  'limitForPeriod',
-  'limitRefreshPeriod',
-  'timeoutDuration',
-  'drainPermissionsOnResult',
-  'writableStackTraceEnabled',
-  'clock',
-] as const;
+const KEYS = ['limitForPeriod', 'limitRefreshPeriod', 'timeoutDuration', 'drainPermissionsOnResult', 'writableStackTraceEnabled', 'clock'] as const;
 
 /**
  * Every option of a RateLimiter, by name: what its config accepts (tools such as `fromConfig` derive
@@ -93,9 +86,7 @@ export function resolveRateLimiterConfig(name: string, config: RateLimiterConfig
 export function resolveRateLimiterChange<K extends 'limitForPeriod' | 'timeoutDuration'>(name: string, key: K, value: unknown): number {
   const read = new ConfigReader<RateLimiterConfig>('RateLimiter', name, { [key]: value }, KEYS);
   if (value === undefined) read.fail(key, key === 'limitForPeriod' ? 'an integer >= 1' : 'a duration >= 0', value, 'type');
-  return key === 'limitForPeriod'
-    ? read.number('limitForPeriod', 0, { integer: true, gte: 1 })
-    : read.duration('timeoutDuration', 0, { gte: 0 });
+  return key === 'limitForPeriod' ? read.number('limitForPeriod', 0, { integer: true, gte: 1 }) : read.duration('timeoutDuration', 0, { gte: 0 });
 }
 
 /**

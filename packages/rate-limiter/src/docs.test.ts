@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 describe('TSDoc', () => {
   it('every export of index.ts is declared in src with TSDoc that has an @example', () => {
     const { names, undocumented } = exportsWithoutExample(new URL('.', import.meta.url));
-    expect(names).toEqual(expect.arrayContaining(['RateLimiter', 'SharedRateLimiter', 'SharedRateLimiterFactory', 'SharedRateLimiterHandle', 'SharedRateLimiterOptions']));
+    expect(names).toEqual(
+      expect.arrayContaining(['RateLimiter', 'SharedRateLimiter', 'SharedRateLimiterFactory', 'SharedRateLimiterHandle', 'SharedRateLimiterOptions']),
+    );
     // RequestNotPermittedError is @breakwater/core's, re-exported (documented there).
     expect(undocumented.filter((name) => name !== 'RequestNotPermittedError')).toEqual([]);
   });

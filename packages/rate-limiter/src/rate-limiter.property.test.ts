@@ -30,7 +30,9 @@ describe('RateLimiter under any interleaving (fc.scheduler)', () => {
       fc.asyncProperty(
         fc.scheduler(),
         fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: 1, max: 20 }).chain((period) => fc.tuple(fc.constant(period), fc.oneof(fc.constant(0), fc.integer({ min: period, max: 6 * period })), ops(period))),
+        fc
+          .integer({ min: 1, max: 20 })
+          .chain((period) => fc.tuple(fc.constant(period), fc.oneof(fc.constant(0), fc.integer({ min: period, max: 6 * period })), ops(period))),
         async (s, limit, [period, timeout, script]) => {
           const clock = new VirtualClock();
           const rl = new RateLimiter('p', { limitForPeriod: limit, limitRefreshPeriod: period, timeoutDuration: timeout, clock });

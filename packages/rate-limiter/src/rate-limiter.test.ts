@@ -168,7 +168,6 @@ describe('RateLimiter — events and metrics', () => {
     expect(() => rl.on('successfulAquire' as 'drained', () => {})).toThrow(/did you mean 'successfulAcquire'/);
   });
 
-
   it('publishes nothing it has no listener for, and stops after unsubscribe', async () => {
     const rl = new RateLimiter('pg', { limitForPeriod: 1, timeoutDuration: 0, clock });
     const seen: string[] = [];

@@ -1,7 +1,14 @@
 import { EventPublisher, RequestNotPermittedError } from '@breakwater/core';
 import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT, withoutStack } from '@breakwater/core/internal';
 import type { AnyEventOf, CallContext, Duration, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { acquireSignal, checkPermits, resolveRateLimiterChange, resolveRateLimiterConfig, type RateLimiterConfig, type ResolvedRateLimiterConfig } from './config.js';
+import {
+  acquireSignal,
+  checkPermits,
+  resolveRateLimiterChange,
+  resolveRateLimiterConfig,
+  type RateLimiterConfig,
+  type ResolvedRateLimiterConfig,
+} from './config.js';
 import { DrainOnResult } from './drain-on-result.js';
 import { RATE_LIMITER_EVENT_TYPES, type RateLimiterEvents, type RateLimiterMetrics } from './events.js';
 import { LocalPermitState, type PermitState } from './permit-state.js';

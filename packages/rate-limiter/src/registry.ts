@@ -16,6 +16,11 @@ import { RateLimiter } from './rate-limiter.js';
 export class RateLimiterRegistry extends Registry<RateLimiter, RateLimiterConfig> {
   constructor(options: RegistryOptions<RateLimiterConfig> = {}) {
     // Each config is checked as a limiter would read it, at construction: a bad one fails here, not at the first get.
-    super('RateLimiterRegistry', (name, config) => new RateLimiter(name, config), options, (config, name) => void resolveRateLimiterConfig(name, config));
+    super(
+      'RateLimiterRegistry',
+      (name, config) => new RateLimiter(name, config),
+      options,
+      (config, name) => void resolveRateLimiterConfig(name, config),
+    );
   }
 }

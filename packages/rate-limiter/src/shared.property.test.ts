@@ -46,7 +46,12 @@ describe('RateLimiter.shared on one thread — the same limiter as the in-proces
           const clock = new VirtualClock();
           const options = { limitForPeriod: limit, limitRefreshPeriod: period, timeoutDuration: timeoutCycles * period, clock };
           const limiters = [new RateLimiter('p', options), RateLimiter.shared('p', options)] as const;
-          const seen = limiters.map(() => ({ events: [] as unknown[], calls: [] as Tracked<unknown>[], reserved: [] as number[], controllers: [] as AbortController[] }));
+          const seen = limiters.map(() => ({
+            events: [] as unknown[],
+            calls: [] as Tracked<unknown>[],
+            reserved: [] as number[],
+            controllers: [] as AbortController[],
+          }));
           for (const [i, rl] of limiters.entries()) rl.on('*', (e) => seen[i]!.events.push(e));
           for (const op of script) {
             if (op.kind === 'tick') await clock.advance(op.ms);

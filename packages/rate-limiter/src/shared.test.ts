@@ -22,7 +22,13 @@ describe('RateLimiter.shared — one limit, several limiters', () => {
   it('returns a RateLimiter with a structured-cloneable handle; an in-process limiter has none', () => {
     const a = RateLimiter.shared('pg', { limitForPeriod: 3, limitRefreshPeriod: '1s', timeoutDuration: 250 });
     expect(a).toBeInstanceOf(RateLimiter);
-    expect(a.handle).toEqual({ type: 'breakwater.sharedRateLimiter', name: 'pg', buffer: expect.any(SharedArrayBuffer), timeoutDuration: 250, writableStackTraceEnabled: true });
+    expect(a.handle).toEqual({
+      type: 'breakwater.sharedRateLimiter',
+      name: 'pg',
+      buffer: expect.any(SharedArrayBuffer),
+      timeoutDuration: 250,
+      writableStackTraceEnabled: true,
+    });
     const b = RateLimiter.shared(structuredClone(a.handle));
     expect(b.name).toBe('pg');
     expect(b.config).toMatchObject({ limitForPeriod: 3, limitRefreshPeriod: 1000, timeoutDuration: 250, clock: systemClock });
@@ -164,9 +170,15 @@ describe('RateLimiter.shared — bad arguments', () => {
     const handle = good();
     const message = (got: string) =>
       `RateLimiter 'pg': handle.buffer must be the SharedArrayBuffer of a shared limiter's state (40 bytes, from limiter.handle), got ${got}`;
-    expect(() => RateLimiter.shared({ ...handle, buffer: new ArrayBuffer(40) as unknown as SharedArrayBuffer })).toThrow(new TypeError(message('an ArrayBuffer')));
-    expect(() => RateLimiter.shared({ ...handle, buffer: new SharedArrayBuffer(16) })).toThrow(new TypeError(message("a SharedArrayBuffer of 16 bytes without a limiter's state")));
-    expect(() => RateLimiter.shared({ ...handle, buffer: new SharedArrayBuffer(40) })).toThrow(new TypeError(message("a SharedArrayBuffer of 40 bytes without a limiter's state")));
+    expect(() => RateLimiter.shared({ ...handle, buffer: new ArrayBuffer(40) as unknown as SharedArrayBuffer })).toThrow(
+      new TypeError(message('an ArrayBuffer')),
+    );
+    expect(() => RateLimiter.shared({ ...handle, buffer: new SharedArrayBuffer(16) })).toThrow(
+      new TypeError(message("a SharedArrayBuffer of 16 bytes without a limiter's state")),
+    );
+    expect(() => RateLimiter.shared({ ...handle, buffer: new SharedArrayBuffer(40) })).toThrow(
+      new TypeError(message("a SharedArrayBuffer of 40 bytes without a limiter's state")),
+    );
     expect(() => RateLimiter.shared({ ...handle, buffer: undefined as unknown as SharedArrayBuffer })).toThrow(new TypeError(message('undefined')));
   });
 
@@ -181,7 +193,9 @@ describe('RateLimiter.shared — bad arguments', () => {
     );
     const onClock = RateLimiter.shared('pg', { clock }).handle;
     expect(() => RateLimiter.shared(onClock)).toThrow(
-      new TypeError("RateLimiter 'pg': clock must be given: this shared state counts time on the clock its limiter was given (one thread's, e.g. a VirtualClock), got undefined"),
+      new TypeError(
+        "RateLimiter 'pg': clock must be given: this shared state counts time on the clock its limiter was given (one thread's, e.g. a VirtualClock), got undefined",
+      ),
     );
   });
 });

@@ -99,7 +99,12 @@ function create(name: string, config: RateLimiterConfig | undefined): SharedOpen
   }
   const clock = c.clock;
   const monotonic = clock === systemClock;
-  const state = SharedPermitState.create(c.limitForPeriod, c.limitRefreshPeriod, monotonic ? 'monotonic' : 'clock', monotonic ? monotonicNow : () => clock.now());
+  const state = SharedPermitState.create(
+    c.limitForPeriod,
+    c.limitRefreshPeriod,
+    monotonic ? 'monotonic' : 'clock',
+    monotonic ? monotonicNow : () => clock.now(),
+  );
   return { name, config: config ?? {}, state };
 }
 
@@ -108,7 +113,9 @@ function attach(handle: SharedRateLimiterHandle, options: SharedRateLimiterOptio
   const read = new ConfigReader<SharedRateLimiterOptions>('RateLimiter', name, options, ATTACH_KEYS);
   if (!(buffer instanceof SharedArrayBuffer) || !SharedPermitState.holds(buffer)) {
     const what = buffer instanceof SharedArrayBuffer ? `a SharedArrayBuffer of ${buffer.byteLength} bytes without a limiter's state` : describeValue(buffer);
-    throw new TypeError(`RateLimiter '${name}': handle.buffer must be the SharedArrayBuffer of a shared limiter's state (${SHARED_STATE_BYTES} bytes, from limiter.handle), got ${what}`);
+    throw new TypeError(
+      `RateLimiter '${name}': handle.buffer must be the SharedArrayBuffer of a shared limiter's state (${SHARED_STATE_BYTES} bytes, from limiter.handle), got ${what}`,
+    );
   }
   const injected = read.has('clock');
   const clock = read.clock();

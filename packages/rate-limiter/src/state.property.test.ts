@@ -56,14 +56,29 @@ class Model {
 
 const op = (limit: number, period: number) =>
   fc.oneof(
-    { weight: 8, arbitrary: fc.record({ kind: fc.constant('take' as const), dt: fc.integer({ min: 0, max: 2 * period }), permits: fc.integer({ min: 1, max: 3 * limit }), timeout: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4 * period })) }) },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        kind: fc.constant('take' as const),
+        dt: fc.integer({ min: 0, max: 2 * period }),
+        permits: fc.integer({ min: 1, max: 3 * limit }),
+        timeout: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4 * period })),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('drain' as const), dt: fc.integer({ min: 0, max: period }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('idle' as const), dt: fc.integer({ min: 0, max: 6 * period }) }) },
   );
 
 const scenario = fc
   .record({ limit: fc.integer({ min: 1, max: 5 }), period: fc.integer({ min: 1, max: 40 }), origin: fc.integer({ min: 0, max: 1000 }) })
-  .chain((c) => fc.record({ limit: fc.constant(c.limit), period: fc.constant(c.period), origin: fc.constant(c.origin), ops: fc.array(op(c.limit, c.period), { maxLength: 60 }) }));
+  .chain((c) =>
+    fc.record({
+      limit: fc.constant(c.limit),
+      period: fc.constant(c.period),
+      origin: fc.constant(c.origin),
+      ops: fc.array(op(c.limit, c.period), { maxLength: 60 }),
+    }),
+  );
 
 describe('nextState against a brute-force model of every cycle', () => {
   it('waits, reservations and available permissions agree with the model, weights above the limit included; no cycle gives more than the limit', () => {

@@ -39,8 +39,10 @@ export function weightedPolicy(
     kind: 'rateLimiter',
     permits,
     execute,
-    decorate: <A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>) =>
-      (...args: A): Promise<R> => execute(() => fn(...args)),
+    decorate:
+      <A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>) =>
+      (...args: A): Promise<R> =>
+        execute(() => fn(...args)),
   };
 }
 

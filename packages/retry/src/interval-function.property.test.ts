@@ -40,7 +40,12 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
   it('ofRandomized = trunc(max(1, min + r · (max − min + 1)))', () => {
     fc.assert(
       fc.property(initial, factor, draw, attempt, (ms, f, r, n) => {
-        expect(IntervalFunction.ofRandomized(ms, f)(n, state(() => r))).toBe(randomize(ms, f, r));
+        expect(
+          IntervalFunction.ofRandomized(ms, f)(
+            n,
+            state(() => r),
+          ),
+        ).toBe(randomize(ms, f, r));
       }),
       { numRuns: 300 },
     );
@@ -52,7 +57,10 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
     const fair = fc.double({ min: 0, max: 1 - 1e-9, noNaN: true });
     fc.assert(
       fc.property(initial, factor, fair, (ms, f, r) => {
-        const v = IntervalFunction.ofRandomized(ms, f)(1, state(() => r));
+        const v = IntervalFunction.ofRandomized(ms, f)(
+          1,
+          state(() => r),
+        );
         expect(v).toBeGreaterThanOrEqual(Math.max(1, Math.trunc(ms - f * ms)));
         expect(v).toBeLessThanOrEqual(Math.max(1, Math.ceil(ms + f * ms)));
         expect(Number.isInteger(v)).toBe(true);
@@ -71,11 +79,26 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
         const buckets = high - low + 1;
         const fn = IntervalFunction.ofRandomized(ms, f);
         // One draw in the middle of each of the `buckets` equal slices of [0, 1).
-        const seen = Array.from({ length: buckets }, (_, j) => fn(1, state(() => (j + 0.5) / buckets)));
+        const seen = Array.from({ length: buckets }, (_, j) =>
+          fn(
+            1,
+            state(() => (j + 0.5) / buckets),
+          ),
+        );
         const expected = Array.from({ length: buckets }, (_, j) => Math.max(1, low + j));
         expect(seen).toEqual(expected);
-        expect(fn(1, state(() => 0))).toBe(Math.max(1, low));
-        expect(fn(1, state(() => 1 - 1e-9))).toBe(high);
+        expect(
+          fn(
+            1,
+            state(() => 0),
+          ),
+        ).toBe(Math.max(1, low));
+        expect(
+          fn(
+            1,
+            state(() => 1 - 1e-9),
+          ),
+        ).toBe(high);
       }),
       { numRuns: 200 },
     );
@@ -87,7 +110,17 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
         const cap = extra === undefined ? undefined : i + extra;
         const x = sequence(i, m, n);
         const expected = x === Infinity ? Infinity : randomize(x, f, r);
-        expect(IntervalFunction.ofExponentialRandomBackoff(i, m, f, cap)(n, state(() => r))).toBe(Math.min(expected, cap ?? Infinity));
+        expect(
+          IntervalFunction.ofExponentialRandomBackoff(
+            i,
+            m,
+            f,
+            cap,
+          )(
+            n,
+            state(() => r),
+          ),
+        ).toBe(Math.min(expected, cap ?? Infinity));
       }),
       { numRuns: 300 },
     );
@@ -95,11 +128,16 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
 
   it('a maxInterval below the initial interval is refused by both exponential factories', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 10_000 }).chain((i) => fc.tuple(fc.constant(i), fc.integer({ min: 1, max: i - 1 }))), multiplier, factor, ([i, below], m, f) => {
-        expect(() => IntervalFunction.ofExponentialBackoff(i, m, below)).toThrow(RangeError);
-        expect(() => IntervalFunction.ofExponentialRandomBackoff(i, m, f, below)).toThrow(RangeError);
-        expect(() => IntervalFunction.ofExponentialBackoff(i, m, i)).not.toThrow();
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 10_000 }).chain((i) => fc.tuple(fc.constant(i), fc.integer({ min: 1, max: i - 1 }))),
+        multiplier,
+        factor,
+        ([i, below], m, f) => {
+          expect(() => IntervalFunction.ofExponentialBackoff(i, m, below)).toThrow(RangeError);
+          expect(() => IntervalFunction.ofExponentialRandomBackoff(i, m, f, below)).toThrow(RangeError);
+          expect(() => IntervalFunction.ofExponentialBackoff(i, m, i)).not.toThrow();
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -109,7 +147,10 @@ describe('IntervalFunction against the formulas, recomputed directly', () => {
       fc.property(initial, fc.integer({ min: 0, max: 1_000_000 }), draw, fc.integer({ min: 0, max: 3_000_000 }), attempt, (base, extra, r, previous, n) => {
         const cap = base + extra;
         const prev = n > 1 && previous >= base ? previous : base;
-        const v = IntervalFunction.ofDecorrelatedJitter(base, cap)(n, state(() => r, previous));
+        const v = IntervalFunction.ofDecorrelatedJitter(base, cap)(
+          n,
+          state(() => r, previous),
+        );
         expect(v).toBe(Math.min(cap, Math.trunc(base + r * (prev * 3 - base))));
         expect(v).toBeGreaterThanOrEqual(base);
         expect(v).toBeLessThanOrEqual(cap);

@@ -66,7 +66,9 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
   });
 
   it('rejects a multiplier below 1 and passes one just above', () => {
-    expect(() => IntervalFunction.ofExponentialBackoff(100, 0.5)).toThrow('IntervalFunction.ofExponentialBackoff: multiplier must be a finite number >= 1, got 0.5');
+    expect(() => IntervalFunction.ofExponentialBackoff(100, 0.5)).toThrow(
+      'IntervalFunction.ofExponentialBackoff: multiplier must be a finite number >= 1, got 0.5',
+    );
     expect(() => IntervalFunction.ofExponentialRandomBackoff(100, Number.NaN)).toThrow(RangeError);
     expect(() => IntervalFunction.ofExponentialBackoff(100, 1.0001)).not.toThrow();
     expect(() => IntervalFunction.ofExponentialRandomBackoff(100, 1.0001)).not.toThrow();
@@ -74,8 +76,12 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
 
   it('names the factory and the argument in a TypeError for a wrong type', () => {
     expect(() => IntervalFunction.of('soon' as never)).toThrow(TypeError);
-    expect(() => IntervalFunction.of('soon' as never)).toThrow("IntervalFunction.of: interval must be a duration (ms, or a string like '250ms', '10s'), got 'soon'");
-    expect(() => IntervalFunction.ofExponentialBackoff(100, '2' as never)).toThrow('IntervalFunction.ofExponentialBackoff: multiplier must be a number, got \'2\'');
+    expect(() => IntervalFunction.of('soon' as never)).toThrow(
+      "IntervalFunction.of: interval must be a duration (ms, or a string like '250ms', '10s'), got 'soon'",
+    );
+    expect(() => IntervalFunction.ofExponentialBackoff(100, '2' as never)).toThrow(
+      "IntervalFunction.ofExponentialBackoff: multiplier must be a number, got '2'",
+    );
     expect(() => IntervalFunction.ofRandomized(100, null as never)).toThrow(TypeError);
   });
 
@@ -118,8 +124,20 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
   it('has Resilience4j defaults: 500 ms, × 1.5, ± 0.5', () => {
     expect([1, 2, 3].map((n) => IntervalFunction.ofExponentialBackoff()(n))).toEqual([500, 750, 1125]);
     const lowest = IntervalFunction.ofExponentialRandomBackoff();
-    expect([1, 2, 3].map((n) => lowest(n, state(() => 0)))).toEqual([250, 375, 562]);
-    expect(IntervalFunction.ofRandomized()(1, state(() => 0))).toBe(250);
+    expect(
+      [1, 2, 3].map((n) =>
+        lowest(
+          n,
+          state(() => 0),
+        ),
+      ),
+    ).toEqual([250, 375, 562]);
+    expect(
+      IntervalFunction.ofRandomized()(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(250);
   });
 
   it('ofExponentialRandomBackoff stays around the exponential sequence', () => {
@@ -142,13 +160,37 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
       expected = Math.trunc(expected * 1.5);
     }
     // Late attempts are capped, whatever the draw.
-    expect(f(60, state(() => 0))).toBe(100_000);
-    expect(f(2000, state(() => 0.5))).toBe(100_000);
+    expect(
+      f(
+        60,
+        state(() => 0),
+      ),
+    ).toBe(100_000);
+    expect(
+      f(
+        2000,
+        state(() => 0.5),
+      ),
+    ).toBe(100_000);
   });
 
   it('randomised values are never below 1 ms (factor 1 can draw 0)', () => {
-    expect(IntervalFunction.ofRandomized(10, 1)(1, state(() => 0))).toBe(1);
-    expect(IntervalFunction.ofExponentialRandomBackoff(10, 2, 1)(3, state(() => 0))).toBe(1);
+    expect(
+      IntervalFunction.ofRandomized(10, 1)(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(1);
+    expect(
+      IntervalFunction.ofExponentialRandomBackoff(
+        10,
+        2,
+        1,
+      )(
+        3,
+        state(() => 0),
+      ),
+    ).toBe(1);
   });
 
   it('uses the random source it is handed', () => {
@@ -159,20 +201,64 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
     expect(f(1, state(randoms(1 - 1e-9)))).toBe(1500);
   });
 
-  it("randomises as Resilience4j 2.3+ does: min + random × (max − min + 1), so the top value is reached", () => {
+  it('randomises as Resilience4j 2.3+ does: min + random × (max − min + 1), so the top value is reached', () => {
     // IntervalFunctionCompanion.randomize: max(1.0, min + Math.random() * (max - min + 1)), cast to long.
     // The top draw used here: 1 − 1e-9 (a draw within about 1e-14 of 1 can round min + r × (max − min + 1)
     // up to max + 1, in Resilience4j's doubles as in ours: the port keeps that too).
     const top = 1 - 1e-9;
-    expect(IntervalFunction.ofRandomized(100, 0.5)(1, state(() => 0))).toBe(50);
-    expect(IntervalFunction.ofRandomized(100, 0.5)(1, state(() => top))).toBe(150);
-    expect(IntervalFunction.ofRandomized(1, 0.5)(1, state(() => 0))).toBe(1);
-    expect(IntervalFunction.ofRandomized(1, 0.5)(1, state(() => top))).toBe(2); // [0.5, 2.5): 1 or 2, not always 1
+    expect(
+      IntervalFunction.ofRandomized(100, 0.5)(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(50);
+    expect(
+      IntervalFunction.ofRandomized(100, 0.5)(
+        1,
+        state(() => top),
+      ),
+    ).toBe(150);
+    expect(
+      IntervalFunction.ofRandomized(1, 0.5)(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(1);
+    expect(
+      IntervalFunction.ofRandomized(1, 0.5)(
+        1,
+        state(() => top),
+      ),
+    ).toBe(2); // [0.5, 2.5): 1 or 2, not always 1
     // Factor 0: [interval, interval + 1) truncates back to the interval.
-    expect(IntervalFunction.ofRandomized(100, 0)(1, state(() => top))).toBe(100);
+    expect(
+      IntervalFunction.ofRandomized(100, 0)(
+        1,
+        state(() => top),
+      ),
+    ).toBe(100);
     // ofExponentialRandomBackoff randomises each step the same way: 400 ± 200 at attempt 3.
-    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5)(3, state(() => top))).toBe(600);
-    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 550)(3, state(() => top))).toBe(550);
+    expect(
+      IntervalFunction.ofExponentialRandomBackoff(
+        100,
+        2,
+        0.5,
+      )(
+        3,
+        state(() => top),
+      ),
+    ).toBe(600);
+    expect(
+      IntervalFunction.ofExponentialRandomBackoff(
+        100,
+        2,
+        0.5,
+        550,
+      )(
+        3,
+        state(() => top),
+      ),
+    ).toBe(550);
   });
 
   it('refuses a maxInterval below the initial interval, naming the factory and the argument', () => {
@@ -184,21 +270,56 @@ describe('IntervalFunction (Resilience4j IntervalFunctionTest)', () => {
     );
     expect(() => IntervalFunction.ofExponentialBackoff(undefined, 2, 499)).toThrow('maxInterval must be >= initialInterval (500 ms)');
     expect(IntervalFunction.ofExponentialBackoff(100, 2, 100)(3)).toBe(100);
-    expect(IntervalFunction.ofExponentialRandomBackoff(100, 2, 0.5, 100)(1, state(() => 0))).toBe(50);
+    expect(
+      IntervalFunction.ofExponentialRandomBackoff(
+        100,
+        2,
+        0.5,
+        100,
+      )(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(50);
   });
 });
 
 describe('IntervalFunction.ofDecorrelatedJitter (AWS)', () => {
   it('draws between base and 3 × the previous wait, capped by max', () => {
     const f = IntervalFunction.ofDecorrelatedJitter(100, 1000);
-    expect(f(1, state(() => 0))).toBe(100);
-    expect(f(1, state(() => 0.5))).toBe(200); // 100 + 0.5 × (300 − 100)
-    expect(f(2, state(() => 0.5, 200))).toBe(350); // 100 + 0.5 × (600 − 100)
-    expect(f(5, state(() => 0.99, 900))).toBe(1000);
+    expect(
+      f(
+        1,
+        state(() => 0),
+      ),
+    ).toBe(100);
+    expect(
+      f(
+        1,
+        state(() => 0.5),
+      ),
+    ).toBe(200); // 100 + 0.5 × (300 − 100)
+    expect(
+      f(
+        2,
+        state(() => 0.5, 200),
+      ),
+    ).toBe(350); // 100 + 0.5 × (600 − 100)
+    expect(
+      f(
+        5,
+        state(() => 0.99, 900),
+      ),
+    ).toBe(1000);
     // Without a state (or on attempt 1) the previous wait is base.
     expect(f(3)).toBeGreaterThanOrEqual(100);
     expect(f(3)).toBeLessThan(300);
-    expect(f(1, state(() => 0, 5000))).toBe(100);
+    expect(
+      f(
+        1,
+        state(() => 0, 5000),
+      ),
+    ).toBe(100);
   });
 
   it('refuses max below base', () => {

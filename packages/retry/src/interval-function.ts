@@ -72,7 +72,8 @@ function ms(factory: string, arg: string, value: unknown, min: number): number {
 
 function multiplierOf(factory: string, value: unknown): number {
   if (typeof value !== 'number') throw new TypeError(`IntervalFunction.${factory}: multiplier must be a number, got ${describeValue(value)}`);
-  if (!(value >= 1) || !Number.isFinite(value)) throw new RangeError(`IntervalFunction.${factory}: multiplier must be a finite number >= 1, got ${describeValue(value)}`);
+  if (!(value >= 1) || !Number.isFinite(value))
+    throw new RangeError(`IntervalFunction.${factory}: multiplier must be a finite number >= 1, got ${describeValue(value)}`);
   return value;
 }
 

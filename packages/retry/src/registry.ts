@@ -18,6 +18,11 @@ import { Retry } from './retry.js';
 export class RetryRegistry extends Registry<Retry, RetryConfig> {
   constructor(options: RegistryOptions<RetryConfig> = {}) {
     // Each config is checked at construction (and when added), as a Retry would read it.
-    super('RetryRegistry', (name, config) => new Retry(name, config), options, (config, name) => void resolveRetryConfig(name, config));
+    super(
+      'RetryRegistry',
+      (name, config) => new Retry(name, config),
+      options,
+      (config, name) => void resolveRetryConfig(name, config),
+    );
   }
 }

@@ -127,9 +127,7 @@ describe('Retry: one abort listener per shared signal (contract: docs/convention
     const r = retry({ maxAttempts: 3, waitDuration: 100 });
     const caller = new AbortController();
     const calls = Array.from({ length: 50 }, (_, i) =>
-      track(
-        r.execute(scripted(clock, i % 2 === 0 ? [{ hang: true }] : [{ reject: 'e' }, { hang: true }]).fn, { signal: caller.signal }),
-      ),
+      track(r.execute(scripted(clock, i % 2 === 0 ? [{ hang: true }] : [{ reject: 'e' }, { hang: true }]).fn, { signal: caller.signal })),
     );
     await clock.advance(0);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);

@@ -230,8 +230,16 @@ describe('Retry: a hostile thenable settles and is counted exactly once', () => 
 
   it('a then getter or a then that throws is a failed attempt, never a synchronous throw', async () => {
     const r = retry({ waitDuration: 0, maxAttempts: 2 });
-    const getter = { get then(): never { throw new Error('getter'); } };
-    const method = { then(): never { throw new Error('method'); } };
+    const getter = {
+      get then(): never {
+        throw new Error('getter');
+      },
+    };
+    const method = {
+      then(): never {
+        throw new Error('method');
+      },
+    };
     let call!: Promise<unknown>;
     expect(() => {
       call = r.execute(() => getter as unknown as PromiseLike<unknown>);
@@ -262,7 +270,15 @@ describe('Retry: first use and bad input', () => {
     const intervalFunction = IntervalFunction.ofExponentialBackoff(100, 2, 1000);
     const retryOnResult = (v: unknown): boolean => v === 'busy';
     const r = retry({ maxAttempts: 5, intervalFunction, retryOnResult, failAfterMaxAttempts: true, retryCallNotPermitted: true });
-    expect(r.config).toMatchObject({ maxAttempts: 5, intervalFunction, retryOnResult, failAfterMaxAttempts: true, retryCallNotPermitted: true, waitDuration: 500, clock });
+    expect(r.config).toMatchObject({
+      maxAttempts: 5,
+      intervalFunction,
+      retryOnResult,
+      failAfterMaxAttempts: true,
+      retryCallNotPermitted: true,
+      waitDuration: 500,
+      clock,
+    });
   });
 
   it('options null run the call; a fake signal rejects (never a synchronous throw) without running fn', async () => {

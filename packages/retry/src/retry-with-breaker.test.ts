@@ -65,7 +65,10 @@ describe('Retry × CircuitBreaker', () => {
     const events: string[] = [];
     retry.on('*', (e) => events.push(e.type));
     let ran = 0;
-    const call = pipeline(retry, breaker)(() => {
+    const call = pipeline(
+      retry,
+      breaker,
+    )(() => {
       ran++;
       return 'never';
     });
@@ -85,7 +88,10 @@ describe('Retry × CircuitBreaker', () => {
     const retry = retryOf({ maxAttempts: 5 });
     let ran = 0;
     const call = track(
-      pipeline(retry, breaker)(() => {
+      pipeline(
+        retry,
+        breaker,
+      )(() => {
         ran++;
         return Promise.reject(new Error('down'));
       }),
@@ -105,7 +111,10 @@ describe('Retry × CircuitBreaker', () => {
     let ran = 0;
     const starts: number[] = [];
     const call = track(
-      pipeline(retry, breaker)(() => {
+      pipeline(
+        retry,
+        breaker,
+      )(() => {
         ran++;
         starts.push(clock.now());
         return ran === 1 ? Promise.reject(new Error('down')) : Promise.resolve('back');
@@ -142,37 +151,46 @@ describe('Retry × CircuitBreaker: the error behind a refused attempt stays reac
     return <T>(fn: (ctx: CallContext) => T | PromiseLike<T>) => r.execute((ctx) => breaker.execute(fn, ctx));
   }
 
-  it.each([true, false])('the CallNotPermittedError the caller gets has cause = the gateway’s error (writableStackTraceEnabled %s)', async (writableStackTraceEnabled) => {
-    const breaker = new CircuitBreaker('pg', { clock, slidingWindowSize: 1, minimumNumberOfCalls: 1, waitDurationInOpenState: 10_000, writableStackTraceEnabled });
-    const r = retry({ maxAttempts: 3, waitDuration: 100 });
-    const ignored: unknown[] = [];
-    r.on('ignoredError', (e) => ignored.push(e.error));
-    const gateway = new Error('502 from the gateway');
-    let ran = 0;
-    const call = track(
-      pipeline(
-        r,
-        breaker,
-      )(() => {
-        ran++;
-        return Promise.reject(gateway);
-      }),
-    );
-    await clock.runAll();
-    expect(ran).toBe(1);
-    const error = call.error as CallNotPermittedError;
-    expect(error).toBeInstanceOf(CallNotPermittedError);
-    expect(types.isNativeError(error)).toBe(true);
-    expect(error.name).toBe('CallNotPermittedError');
-    expect(error.message).toBe("CircuitBreaker 'pg' is OPEN and does not permit further calls");
-    expect([error.circuitBreakerName, error.state]).toEqual(['pg', 'OPEN']);
-    expect(error.cause).toBe(gateway);
-    expect(Object.getOwnPropertyDescriptor(error, 'cause')?.enumerable).toBe(false);
-    if (!writableStackTraceEnabled) expect(error.stack).toBe("CallNotPermittedError: CircuitBreaker 'pg' is OPEN and does not permit further calls");
-    expect(ignored).toEqual([error]);
-    expect(ignored[0]).toBe(error);
-    expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
-  });
+  it.each([true, false])(
+    'the CallNotPermittedError the caller gets has cause = the gateway’s error (writableStackTraceEnabled %s)',
+    async (writableStackTraceEnabled) => {
+      const breaker = new CircuitBreaker('pg', {
+        clock,
+        slidingWindowSize: 1,
+        minimumNumberOfCalls: 1,
+        waitDurationInOpenState: 10_000,
+        writableStackTraceEnabled,
+      });
+      const r = retry({ maxAttempts: 3, waitDuration: 100 });
+      const ignored: unknown[] = [];
+      r.on('ignoredError', (e) => ignored.push(e.error));
+      const gateway = new Error('502 from the gateway');
+      let ran = 0;
+      const call = track(
+        pipeline(
+          r,
+          breaker,
+        )(() => {
+          ran++;
+          return Promise.reject(gateway);
+        }),
+      );
+      await clock.runAll();
+      expect(ran).toBe(1);
+      const error = call.error as CallNotPermittedError;
+      expect(error).toBeInstanceOf(CallNotPermittedError);
+      expect(types.isNativeError(error)).toBe(true);
+      expect(error.name).toBe('CallNotPermittedError');
+      expect(error.message).toBe("CircuitBreaker 'pg' is OPEN and does not permit further calls");
+      expect([error.circuitBreakerName, error.state]).toEqual(['pg', 'OPEN']);
+      expect(error.cause).toBe(gateway);
+      expect(Object.getOwnPropertyDescriptor(error, 'cause')?.enumerable).toBe(false);
+      if (!writableStackTraceEnabled) expect(error.stack).toBe("CallNotPermittedError: CircuitBreaker 'pg' is OPEN and does not permit further calls");
+      expect(ignored).toEqual([error]);
+      expect(ignored[0]).toBe(error);
+      expect(r.metrics).toEqual({ ...NO_CALLS, numberOfFailedCallsWithRetryAttempt: 1 });
+    },
+  );
 
   it('never mutates the refusal it was given (it may be shared), and keeps a cause already set', async () => {
     const shared = Object.freeze(withoutStack(() => new CallNotPermittedError('pg', 'FORCED_OPEN')));

@@ -121,7 +121,10 @@ const scenarioArb = (withAbort: boolean): fc.Arbitrary<Scenario> =>
   fc.integer({ min: 1, max: 6 }).chain((maxAttempts) =>
     fc.record({
       maxAttempts: fc.constant(maxAttempts),
-      waits: fc.oneof(fc.integer({ min: 0, max: 500 }), fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500 })), { minLength: maxAttempts, maxLength: maxAttempts })),
+      waits: fc.oneof(
+        fc.integer({ min: 0, max: 500 }),
+        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500 })), { minLength: maxAttempts, maxLength: maxAttempts }),
+      ),
       retryBusy: fc.boolean(),
       failAfterMaxAttempts: fc.boolean(),
       retryCallNotPermitted: fc.boolean(),

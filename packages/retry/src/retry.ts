@@ -1,20 +1,5 @@
-import type {
-  AnyEventOf,
-  CallContext,
-  EventOf,
-  ExecuteOptions,
-  Listener,
-  Observable,
-  Policy,
-  PolicyFn,
-} from '@breakwater/core';
-import {
-  enterCall,
-  invoke,
-  NEVER_ABORTED,
-  raceAbort,
-  ROOT_CONTEXT,
-} from '@breakwater/core/internal';
+import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Listener, Observable, Policy, PolicyFn } from '@breakwater/core';
+import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { resolveRetryConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
 import type { RetryEvents, RetryMetrics } from './events.js';
 import { LOOP_ENDED, loopOptions, runAttemptsAfterFirst } from './p-retry.js';

@@ -31,7 +31,13 @@ export class RetryRules {
       return config.isRetryable(error);
     } catch (thrown) {
       const option = config.retryOnException !== undefined ? 'retryOnException' : 'retryExceptions / ignoreExceptions';
-      callbackThrew(this.source, option, config.retryOnException ?? config.isRetryable, thrown, 'the error is not retried: the call ends with it, as it was thrown');
+      callbackThrew(
+        this.source,
+        option,
+        config.retryOnException ?? config.isRetryable,
+        thrown,
+        'the error is not retried: the call ends with it, as it was thrown',
+      );
       return false;
     }
   }

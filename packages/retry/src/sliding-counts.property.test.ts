@@ -19,9 +19,15 @@ describe('SlidingCounts against a brute-force model', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.constantFrom(1, 7.5, 100, 1000),
         fc.integer({ min: -50_000, max: 50_000 }),
-        fc.array(fc.record({ dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 30_000 })), kind: fc.constantFrom('call', 'retry', 'read') }), {
-          maxLength: 120,
-        }),
+        fc.array(
+          fc.record({
+            dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 30_000 })),
+            kind: fc.constantFrom('call', 'retry', 'read'),
+          }),
+          {
+            maxLength: 120,
+          },
+        ),
         (slices, sliceMs, start, ops) => {
           const counts = new SlidingCounts(slices, sliceMs);
           const events: { t: number; kind: 'call' | 'retry' }[] = [];

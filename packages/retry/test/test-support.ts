@@ -9,7 +9,10 @@ export type Step = { value: unknown } | { reject: unknown } | { throw: unknown }
  * A function that plays `steps` in order (the last one repeats) and records when each attempt
  * started on the clock and which `ctx` it got.
  */
-export function scripted(clock: VirtualClock, steps: readonly Step[]): {
+export function scripted(
+  clock: VirtualClock,
+  steps: readonly Step[],
+): {
   fn: (ctx: CallContext) => unknown;
   starts: number[];
   contexts: CallContext[];

@@ -63,8 +63,7 @@ export class Arrivals {
     const phase = this.phases[p]!;
     if (phase.arrivals === 'closed') return this.#enter(p + 1); // the engine sends the users' first requests
     const n = ++this.sent[p]!;
-    const next =
-      phase.arrivals === 'constant' ? this.starts[p]! + (n * 1000) / phase.rate : this.nextAt + this.#gap(phase.rate);
+    const next = phase.arrivals === 'constant' ? this.starts[p]! + (n * 1000) / phase.rate : this.nextAt + this.#gap(phase.rate);
     if (next >= this.ends[p]! || n >= phase.maxRequests) this.#enter(p + 1);
     else this.nextAt = next;
   }

@@ -30,7 +30,6 @@ traffic:
 const BAD = join(dir, 'bad.yml');
 writeFileSync(BAD, 'pipelines:\n  p: []\ntraffic:\n  phases:\n    - { duration: 1s, rate: 0 }\n');
 
-
 async function inProcess(args: readonly string[]) {
   const out: string[] = [];
   const err: string[] = [];
@@ -44,7 +43,9 @@ describe('breakwater simulate, the real process', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`small (${SCENARIO}): seed 3, 10 s of traffic`);
-    expect(stdout).toMatch(/configuration +requests +succeeded +failed +rejected +slow +time-outs +retries +breaker calls\/request +time to open +time to recover/);
+    expect(stdout).toMatch(
+      /configuration +requests +succeeded +failed +rejected +slow +time-outs +retries +breaker calls\/request +time to open +time to recover/,
+    );
     expect(stdout).toMatch(/CLOSED → OPEN {2}\(failure rate\)/);
   }, 60_000);
 
@@ -99,13 +100,24 @@ describe('breakwater simulate, in process', () => {
   });
 
   it('--seeds in the table: each score with its range over the seeds, and which configurations are a tie', async () => {
-    const { code, out } = await inProcess(['simulate', SCENARIO, '--seeds', '4', '--sweep', 'slidingWindowSize=5,10', '--sweep', 'waitDurationInOpenState=1s,4s']);
+    const { code, out } = await inProcess([
+      'simulate',
+      SCENARIO,
+      '--seeds',
+      '4',
+      '--sweep',
+      'slidingWindowSize=5,10',
+      '--sweep',
+      'waitDurationInOpenState=1s,4s',
+    ]);
     expect(code).toBe(0);
     expect(out).toContain('seeds 3, 4, 5, 6');
     expect(out).toMatch(/^# +configuration +failed \+ rejected +range/m);
     expect(out).toMatch(/ranked by the means over 4 seeds of: failed \+ rejected, then failed/);
     const single = await inProcess(['simulate', SCENARIO, '--sweep', 'slidingWindowSize=5,10']);
-    expect(single.out).toContain('ranked on one seed (3): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie');
+    expect(single.out).toContain(
+      'ranked on one seed (3): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie',
+    );
   });
 
   it('--html writes the HTML report', async () => {
@@ -121,8 +133,8 @@ describe('breakwater simulate, in process', () => {
     [['simulat', 'x.yml'], "unknown command 'simulat'"],
     [['simulate', 'x.yml', '--bogus'], "Unknown option '--bogus'"],
     [['simulate', 'x.yml', '--seed', 'x'], '--seed needs a whole number'],
-    [['simulate', 'x.yml', '--seeds', '0'], '--seeds needs a whole number from 1 to 100, got \'0\''],
-    [['simulate', 'x.yml', '--seeds', '101'], '--seeds needs a whole number from 1 to 100, got \'101\''],
+    [['simulate', 'x.yml', '--seeds', '0'], "--seeds needs a whole number from 1 to 100, got '0'"],
+    [['simulate', 'x.yml', '--seeds', '101'], "--seeds needs a whole number from 1 to 100, got '101'"],
     [['simulate', 'x.yml', '--seeds', '1.5'], '--seeds needs a whole number from 1 to 100'],
     [['simulate', 'x.yml', '--seeds', 'five'], '--seeds needs a whole number from 1 to 100'],
     [['simulate', 'x.yml', '--sweep', 'slidingWindowSiz=1'], "did you mean 'slidingWindowSize'"],
@@ -144,16 +156,29 @@ describe('breakwater simulate, in process', () => {
     writeFileSync(flood, 'pipelines: { bare: [] }\ntraffic:\n  phases:\n    - { duration: 1s, rate: 1e12 }\n');
     const users = await inProcess(['simulate', crowd]);
     expect(users).toMatchObject({ code: 2, out: '' });
-    expect(users.err).toBe(`breakwater: ${crowd}:4:30: traffic.phases[0].users: must be a whole number >= 1 and <= 100000, got 1000000000 (each user has a request in flight from the start)`);
+    expect(users.err).toBe(
+      `breakwater: ${crowd}:4:30: traffic.phases[0].users: must be a whole number >= 1 and <= 100000, got 1000000000 (each user has a request in flight from the start)`,
+    );
     const requests = await inProcess(['simulate', flood]);
     expect(requests).toMatchObject({ code: 2, out: '' });
-    expect(requests.err).toContain(`breakwater: ${flood}:4:29: traffic.phases[0].rate: the traffic sends about 1,000,000,000,000 requests up to here (rate × duration); a run takes at most 1,000,000,000`);
+    expect(requests.err).toContain(
+      `breakwater: ${flood}:4:29: traffic.phases[0].rate: the traffic sends about 1,000,000,000,000 requests up to here (rate × duration); a run takes at most 1,000,000,000`,
+    );
   });
 
   it('a YAML alias bomb (billion laughs) exits 2 with the file, line and key, not a stack', async () => {
     const bomb = join(dir, 'bomb.yml');
     const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
-    const rows = levels.map((name, i) => `      ${name}: &${name} [${i === 0 ? Array(9).fill('"lol"').join(', ') : Array(9).fill(`*${levels[i - 1]}`).join(', ')}]`);
+    const rows = levels.map(
+      (name, i) =>
+        `      ${name}: &${name} [${
+          i === 0
+            ? Array(9).fill('"lol"').join(', ')
+            : Array(9)
+                .fill(`*${levels[i - 1]}`)
+                .join(', ')
+        }]`,
+    );
     writeFileSync(bomb, `pipelines:\n  spring:\n    instance: pg\n    resilience4j:\n${rows.join('\n')}\ntraffic: { phases: [ { duration: 1s, rate: 1 } ] }\n`);
     const { code, out, err } = await inProcess(['simulate', bomb]);
     expect(code).toBe(2);

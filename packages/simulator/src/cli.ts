@@ -61,7 +61,8 @@ function readArgs(argv: readonly string[]) {
   const { values, positionals } = parsed;
   if (values.help) return { help: true as const };
   const [command, file, ...rest] = positionals;
-  if (command !== 'simulate') throw new UsageError(command === undefined ? 'give a command: simulate' : `unknown command '${command}' (the command is simulate)`);
+  if (command !== 'simulate')
+    throw new UsageError(command === undefined ? 'give a command: simulate' : `unknown command '${command}' (the command is simulate)`);
   if (file === undefined) throw new UsageError('give a scenario file: breakwater simulate <scenario.yml>');
   if (rest.length > 0) throw new UsageError(`one scenario at a time, got also '${rest.join(' ')}'`);
   let seed: number | undefined;
@@ -72,7 +73,8 @@ function readArgs(argv: readonly string[]) {
   let seeds = 1;
   if (values.seeds !== undefined) {
     seeds = Number(values.seeds);
-    if (!/^\d+$/.test(values.seeds) || seeds < 1 || seeds > MAX_SEEDS) throw new UsageError(`--seeds needs a whole number from 1 to ${MAX_SEEDS}, got '${values.seeds}'`);
+    if (!/^\d+$/.test(values.seeds) || seeds < 1 || seeds > MAX_SEEDS)
+      throw new UsageError(`--seeds needs a whole number from 1 to ${MAX_SEEDS}, got '${values.seeds}'`);
   }
   if (values.html === '') throw new UsageError('--html needs a file name');
   return { help: false as const, file, json: values.json === true, html: values.html, sweeps: values.sweep ?? [], seed, seeds };

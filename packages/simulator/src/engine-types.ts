@@ -80,4 +80,3 @@ export interface EngineResult {
   readonly series: TimeSeries;
   readonly endMs: number;
 }
-

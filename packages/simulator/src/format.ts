@@ -29,7 +29,10 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
   const numeric = header.map((_, c) => rows.length > 0 && rows.every((r) => typeof r[c] === 'number' || /^(\d+(\.\d+)?%?|—)$/.test(String(r[c]))));
   const widths = header.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? '').length)));
   const line = (r: readonly string[]) =>
-    r.map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
+    r
+      .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]!), widths.map((w) => '─'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 

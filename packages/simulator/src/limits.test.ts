@@ -81,7 +81,9 @@ traffic: { phases: [ { duration: 3s, rate: 1, arrivals: constant, latency: 4500m
     expect(c.series.t).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
     expect(c.series.endMs).toBe(6500);
     expect(c.series.requestsPerSecond).toEqual([1, 1, 1, 0, 0, 0]);
-    expect(renderHtml(simulate(parseScenario('pipelines: { bare: [] }\ntraffic: { phases: [ { duration: 3s, rate: 1, latency: 10ms } ] }\n')))).not.toContain('id="folded"');
+    expect(renderHtml(simulate(parseScenario('pipelines: { bare: [] }\ntraffic: { phases: [ { duration: 3s, rate: 1, latency: 10ms } ] }\n')))).not.toContain(
+      'id="folded"',
+    );
   });
 });
 
@@ -149,7 +151,13 @@ traffic: { phases: [ { duration: 1h, users: 100000, thinkTime: 100ms } ] }
         kind: 'phases',
         phases: [
           {
-            name: 'crowd', durationMs: 1000, arrivals: 'closed', rate: 0, users, thinkTimeMs: 1000, maxRequests: Infinity,
+            name: 'crowd',
+            durationMs: 1000,
+            arrivals: 'closed',
+            rate: 0,
+            users,
+            thinkTimeMs: 1000,
+            maxRequests: Infinity,
             backend: { errorRatio: 0, hangRatio: 0, latency: { kind: 'fixed', ms: 0 }, errorLatency: { kind: 'fixed', ms: 0 } },
           },
         ],

@@ -98,13 +98,17 @@ export function checkLimits(scenario: Scenario): void {
     }
     const { requests, how } = phaseRequests(phase);
     total += requests;
-    if (total > LIMITS.maxRequests) fail(`${where}: the traffic sends about ${count(total)} requests up to here (${how}); a run takes at most ${count(LIMITS.maxRequests)}`);
+    if (total > LIMITS.maxRequests)
+      fail(`${where}: the traffic sends about ${count(total)} requests up to here (${how}); a run takes at most ${count(LIMITS.maxRequests)}`);
   }
 }
 
 function latencies(phase: Phase): [string, number][] {
   const out: [string, number][] = [];
-  for (const [key, l] of [['latency', phase.backend.latency], ['errorLatency', phase.backend.errorLatency]] as const) {
+  for (const [key, l] of [
+    ['latency', phase.backend.latency],
+    ['errorLatency', phase.backend.errorLatency],
+  ] as const) {
     out.push([key, l.kind === 'fixed' ? l.ms : l.kind === 'uniform' ? l.max : l.p99]);
   }
   return out;

@@ -71,7 +71,8 @@ function layerYaml(l: Value<typeof layer>): string {
 function yamlOf(layers: Value<typeof layer>[], phases: Value<typeof phase>[], seed: number): string {
   const ls = layers.map(layerYaml);
   const ps = phases.map(
-    (p) => `- { duration: ${p.seconds}s, rate: ${p.rate}, errorRatio: ${p.errorRatio}, hangRatio: ${Math.min(p.hangRatio, 1 - p.errorRatio)}, latency: { uniform: [${f(p.low)}, ${f(p.low + p.spread)}] } }`,
+    (p) =>
+      `- { duration: ${p.seconds}s, rate: ${p.rate}, errorRatio: ${p.errorRatio}, hangRatio: ${Math.min(p.hangRatio, 1 - p.errorRatio)}, latency: { uniform: [${f(p.low)}, ${f(p.low + p.spread)}] } }`,
   );
   return `seed: ${seed}\npipelines:\n  p:\n${ls.map((l) => `    ${l}`).join('\n')}\ntraffic:\n  phases:\n${ps.map((p) => `    ${p}`).join('\n')}\n`;
 }
@@ -124,15 +125,20 @@ async function library(scenario: Scenario) {
 describe('the engine and decorate() agree (property)', () => {
   it('on random pipelines and traffic: every state change, every count', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(layer, { minLength: 1, maxLength: 5, selector: (l) => l.kind }), fc.array(phase, { minLength: 1, maxLength: 3 }), fc.nat(), async (layers, phases, seed) => {
-        const scenario = parseScenario(yamlOf(layers, phases, seed));
-        let backendCalls = 0;
-        const engine = runConfiguration(scenario, scenario.pipelines[0]!, { observer: () => ({ finished: (v) => void (backendCalls = v.backendCalls) }) });
-        const real = await library(scenario);
-        expect(engine.transitions).toEqual(real.transitions);
-        expect([engine.totals.succeeded, engine.totals.failed, engine.totals.rejected]).toEqual([real.succeeded, real.failed, real.rejected]);
-        expect(backendCalls).toBe(real.backendCalls);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(layer, { minLength: 1, maxLength: 5, selector: (l) => l.kind }),
+        fc.array(phase, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        async (layers, phases, seed) => {
+          const scenario = parseScenario(yamlOf(layers, phases, seed));
+          let backendCalls = 0;
+          const engine = runConfiguration(scenario, scenario.pipelines[0]!, { observer: () => ({ finished: (v) => void (backendCalls = v.backendCalls) }) });
+          const real = await library(scenario);
+          expect(engine.transitions).toEqual(real.transitions);
+          expect([engine.totals.succeeded, engine.totals.failed, engine.totals.rejected]).toEqual([real.succeeded, real.failed, real.rejected]);
+          expect(backendCalls).toBe(real.backendCalls);
+        },
+      ),
       { numRuns: Number(process.env['SIMULATOR_PROPERTY_RUNS'] ?? 40) },
     );
   }, 60_000);

@@ -17,7 +17,8 @@ traffic:
 `;
 const LAYERS = {
   retry: '- retry: { maxAttempts: 3, waitDuration: 100ms }',
-  breaker: '- circuitBreaker: { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: 1s, permittedNumberOfCallsInHalfOpenState: 2 }',
+  breaker:
+    '- circuitBreaker: { slidingWindowSize: 4, minimumNumberOfCalls: 4, failureRateThreshold: 50, waitDurationInOpenState: 1s, permittedNumberOfCallsInHalfOpenState: 2 }',
   limiter: '- timeLimiter: { timeoutDuration: 250ms }',
   limiterNoCancel: '- timeLimiter: { timeoutDuration: 250ms, cancelRunningFuture: false }',
   // 333 ms: no cycle boundary falls on an arrival, a time-out or a backend answer (at one instant the two may order events apart)
@@ -79,11 +80,23 @@ describe.each<[string, Order]>([
   ['TimeLimiter without cancelRunningFuture → Retry → CircuitBreaker (the retry goes on after the time-out)', ['limiterNoCancel', 'retry', 'breaker']],
   ['Retry → CircuitBreaker → RateLimiter → TimeLimiter → Bulkhead (Resilience4j’s aspect order)', ['retry', 'breaker', 'rateLimiter', 'limiter', 'bulkhead']],
   ['Bulkhead → Retry → CircuitBreaker → TimeLimiter (a retry’s wait holds the slot)', ['bulkhead', 'retry', 'breaker', 'limiter']],
-  ['TimeLimiter → Bulkhead → Retry → CircuitBreaker (a time-out takes a waiter out of the queue, frees a running call’s slot)', ['limiter', 'bulkhead', 'retry', 'breaker']],
-  ['TimeLimiter without cancelRunningFuture → Bulkhead → CircuitBreaker (the slot is held until the hanging call… never ends)', ['limiterNoCancel', 'bulkhead', 'breaker']],
+  [
+    'TimeLimiter → Bulkhead → Retry → CircuitBreaker (a time-out takes a waiter out of the queue, frees a running call’s slot)',
+    ['limiter', 'bulkhead', 'retry', 'breaker'],
+  ],
+  [
+    'TimeLimiter without cancelRunningFuture → Bulkhead → CircuitBreaker (the slot is held until the hanging call… never ends)',
+    ['limiterNoCancel', 'bulkhead', 'breaker'],
+  ],
   ['RateLimiter → Retry → CircuitBreaker → TimeLimiter (one permit per request, retries included)', ['rateLimiter', 'retry', 'breaker', 'limiter']],
-  ['Retry → RateLimiter without wait → CircuitBreaker → Bulkhead without wait → TimeLimiter (refusals retried)', ['retry', 'rateLimiterNoWait', 'breaker', 'bulkheadNoWait', 'limiter']],
-  ['TimeLimiter → RateLimiter → Retry → CircuitBreaker (a time-out aborts a waiter: its permit is handed back)', ['limiter', 'rateLimiter', 'retry', 'breaker']],
+  [
+    'Retry → RateLimiter without wait → CircuitBreaker → Bulkhead without wait → TimeLimiter (refusals retried)',
+    ['retry', 'rateLimiterNoWait', 'breaker', 'bulkheadNoWait', 'limiter'],
+  ],
+  [
+    'TimeLimiter → RateLimiter → Retry → CircuitBreaker (a time-out aborts a waiter: its permit is handed back)',
+    ['limiter', 'rateLimiter', 'retry', 'breaker'],
+  ],
   ['TimeLimiter → RateLimiter without wait → Retry → CircuitBreaker', ['limiter', 'rateLimiterNoWait', 'retry', 'breaker']],
 ])('the engine and decorate() agree: %s', (_, order) => {
   it('on every state change and every count', async () => {

@@ -12,8 +12,21 @@ import type { Entry, YamlSource } from './yaml-source.js';
 
 /** Options that take code (functions, error classes, a clock): a scenario file cannot hold them. */
 const CODE_OPTIONS = new Set([
-  'waitIntervalFunctionInOpenState', 'recordExceptions', 'recordException', 'ignoreExceptions', 'ignoreException', 'recordResult', 'clock',
-  'intervalFunction', 'intervalBiFunction', 'retryExceptions', 'retryOnException', 'retryOnResult', 'consumeResultBeforeRetryAttempt', 'budget', 'random',
+  'waitIntervalFunctionInOpenState',
+  'recordExceptions',
+  'recordException',
+  'ignoreExceptions',
+  'ignoreException',
+  'recordResult',
+  'clock',
+  'intervalFunction',
+  'intervalBiFunction',
+  'retryExceptions',
+  'retryOnException',
+  'retryOnResult',
+  'consumeResultBeforeRetryAttempt',
+  'budget',
+  'random',
   'drainPermissionsOnResult',
 ]);
 
@@ -66,13 +79,18 @@ function layerOf(src: YamlSource, node: Node, path: string): LayerSpec {
 
 function springOf(src: YamlSource, entry: Entry, name: string): PipelineSpec {
   const keys = src.entries(entry.value, entry.path, ['resilience4j', 'instance'], 'a Spring block');
-  const block = keys.get('resilience4j') ?? src.fail(entry.keyNode, entry.path, "a Spring pipeline needs 'resilience4j' (the block of application.yml) and 'instance'");
+  const block =
+    keys.get('resilience4j') ?? src.fail(entry.keyNode, entry.path, "a Spring pipeline needs 'resilience4j' (the block of application.yml) and 'instance'");
   const resilience4j = src.js(block.value);
   if (typeof resilience4j !== 'object' || resilience4j === null || Array.isArray(resilience4j)) src.fail(block.value, block.path, 'must be a mapping');
   for (const section of Object.keys(resilience4j)) {
     const r = relaxed(section);
     if (r === 'threadpoolbulkhead') {
-      src.fail(block.value, `${block.path}.${section}`, 'is not simulated yet (the simulator runs retry, circuitbreaker, ratelimiter, timelimiter and bulkhead)');
+      src.fail(
+        block.value,
+        `${block.path}.${section}`,
+        'is not simulated yet (the simulator runs retry, circuitbreaker, ratelimiter, timelimiter and bulkhead)',
+      );
     }
   }
   const instanceEntry = keys.get('instance') ?? src.fail(entry.keyNode, entry.path, "needs 'instance': the name of the instances to take from the block");

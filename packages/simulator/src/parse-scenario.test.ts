@@ -58,7 +58,9 @@ describe('bad scenario input is refused with the file, line and key', () => {
     expect([unit.line, unit.key]).toEqual([5, 'pipelines.p[0].bulkhead.maxWaitDuration']);
     const range = refusal(`pipelines:\n  p:\n    - bulkhead:\n        maxConcurrentCalls: -1\n${TRAFFIC}`);
     expect([range.line, range.key]).toEqual([4, 'pipelines.p[0].bulkhead.maxConcurrentCalls']);
-    expect(refusal(`pipelines:\n  p:\n    - rateLimiter: { drainPermissionsOnResult: x }\n${TRAFFIC}`).message).toContain('rateLimiter.drainPermissionsOnResult: takes code');
+    expect(refusal(`pipelines:\n  p:\n    - rateLimiter: { drainPermissionsOnResult: x }\n${TRAFFIC}`).message).toContain(
+      'rateLimiter.drainPermissionsOnResult: takes code',
+    );
     const unfair = refusal(`pipelines:\n  p:\n    - bulkhead: { fairCallHandlingEnabled: false }\n${TRAFFIC}`);
     expect(unfair.key).toBe('pipelines.p[0].bulkhead.fairCallHandlingEnabled');
     expect(unfair.message).toContain('fairCallHandlingEnabled: false is not simulated');
@@ -79,7 +81,12 @@ describe('bad scenario input is refused with the file, line and key', () => {
   it('YAML aliases: a few are read; an alias bomb is refused at its first alias, wherever it sits', () => {
     const ok = parseScenario(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: &r 10 }\n    - { duration: 1s, rate: *r }\n`, 'ok.yml');
     expect(ok.traffic.kind === 'phases' && ok.traffic.phases.map((p) => p.rate)).toEqual([10, 10]);
-    const laughs = ['a', 'b', 'c', 'd', 'e', 'f'].map((name, i, all) => `${name}: &${name} [${Array(9).fill(i === 0 ? 'x' : `*${all[i - 1]}`).join(', ')}]`);
+    const laughs = ['a', 'b', 'c', 'd', 'e', 'f'].map(
+      (name, i, all) =>
+        `${name}: &${name} [${Array(9)
+          .fill(i === 0 ? 'x' : `*${all[i - 1]}`)
+          .join(', ')}]`,
+    );
     const e = refusal(`name: &n [${laughs.join(', ')}]\n${PIPELINE}${TRAFFIC}`.replace('name: &n [', 'name: &n { ').replace(']\n', ' }\n'));
     expect(e.message).toMatch(/^bad\.yml:1:\d+: name\.b\[0\]: YAML aliases expand past 100 /);
   });
@@ -87,10 +94,12 @@ describe('bad scenario input is refused with the file, line and key', () => {
   it('a closed loop that would spin, two arrival kinds at once, errorRatio + hangRatio > 1', () => {
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2 }\n`).message).toContain("give 'thinkTime' or 'requests'");
     expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, users: 2, rate: 3 }\n`).message).toContain("give 'rate' (open loop) or 'users'");
-    expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 0.6, hangRatio: 0.6 }\n`).message).toContain('errorRatio + hangRatio must be <= 1');
-    expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 1 }\n    - { duration: 1s, rate: 1, hangRatio: 1 }\n`).message).toContain(
-      'got 1 + 1 (errorRatio 1 is carried over from the phase before: give errorRatio here)',
+    expect(refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 0.6, hangRatio: 0.6 }\n`).message).toContain(
+      'errorRatio + hangRatio must be <= 1',
     );
+    expect(
+      refusal(`${PIPELINE}traffic:\n  phases:\n    - { duration: 1s, rate: 1, errorRatio: 1 }\n    - { duration: 1s, rate: 1, hangRatio: 1 }\n`).message,
+    ).toContain('got 1 + 1 (errorRatio 1 is carried over from the phase before: give errorRatio here)');
   });
 
   it('a malformed trace line: the trace file, its line and the field', () => {

@@ -59,7 +59,11 @@ export function parseScenario(yamlText: string, file = 'scenario.yml', readTrace
   };
   const totalMs = phasesOf(scenario.traffic).at(-1)?.endMs ?? 0;
   if (scenario.bucketMs !== undefined && totalMs / scenario.bucketMs > LIMITS.maxPoints) {
-    src.fail(bucket!.value, 'bucket', `gives ${Math.ceil(totalMs / scenario.bucketMs)} points for ${totalMs} ms of traffic; at most ${LIMITS.maxPoints} (a wider bucket)`);
+    src.fail(
+      bucket!.value,
+      'bucket',
+      `gives ${Math.ceil(totalMs / scenario.bucketMs)} points for ${totalMs} ms of traffic; at most ${LIMITS.maxPoints} (a wider bucket)`,
+    );
   }
   return scenario;
 }

@@ -23,7 +23,11 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
     hangRatio: get('hangRatio', (e) => ratio(src, e), base.hangRatio),
     latency: ownLatency ?? base.latency,
     // Errors take as long as successes unless told otherwise (in the first phase, or when latency changes).
-    errorLatency: get('errorLatency', (e) => latency(src, e), previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency),
+    errorLatency: get(
+      'errorLatency',
+      (e) => latency(src, e),
+      previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency,
+    ),
   };
   const both = keys.get('hangRatio') ?? keys.get('errorRatio');
   if (backend.errorRatio + backend.hangRatio > 1) {
@@ -43,7 +47,8 @@ function phaseOf(src: YamlSource, e: Entry, index: number, previous: Backend | u
   if (pause !== undefined) {
     for (const k of ['duration', 'rate', 'arrivals', 'users', 'thinkTime', 'requests']) {
       const extra = keys.get(k);
-      if (extra !== undefined) src.fail(extra.keyNode, extra.path, "a pause sends no request: give 'pause: <duration>' alone (with backend keys if the backend changes)");
+      if (extra !== undefined)
+        src.fail(extra.keyNode, extra.path, "a pause sends no request: give 'pause: <duration>' alone (with backend keys if the backend changes)");
     }
     return { ...base, durationMs: duration(src, pause, { positive: true }), arrivals: 'none' };
   }
@@ -55,12 +60,24 @@ function phaseOf(src: YamlSource, e: Entry, index: number, previous: Backend | u
   if (rate !== undefined && users !== undefined) src.fail(users.keyNode, users.path, "give 'rate' (open loop) or 'users' (closed loop), not both");
   if (users !== undefined) {
     const arrivals = keys.get('arrivals');
-    if (arrivals !== undefined && src.js(arrivals.value) !== 'closed') src.fail(arrivals.value, arrivals.path, "'users' is a closed loop: arrivals must be 'closed' or left out");
+    if (arrivals !== undefined && src.js(arrivals.value) !== 'closed')
+      src.fail(arrivals.value, arrivals.path, "'users' is a closed loop: arrivals must be 'closed' or left out");
     const thinkTimeMs = keys.has('thinkTime') ? duration(src, keys.get('thinkTime')!) : 0;
     if (thinkTimeMs === 0 && maxRequests === Infinity) {
-      src.fail(users.keyNode, users.path, "a closed loop with no think time sends requests without end while they are refused at once: give 'thinkTime' or 'requests'");
+      src.fail(
+        users.keyNode,
+        users.path,
+        "a closed loop with no think time sends requests without end while they are refused at once: give 'thinkTime' or 'requests'",
+      );
     }
-    return { ...base, durationMs, arrivals: 'closed', users: number(src, users, { min: 1, max: LIMITS.maxUsers, integer: true, hint: 'each user has a request in flight from the start' }), thinkTimeMs, maxRequests };
+    return {
+      ...base,
+      durationMs,
+      arrivals: 'closed',
+      users: number(src, users, { min: 1, max: LIMITS.maxUsers, integer: true, hint: 'each user has a request in flight from the start' }),
+      thinkTimeMs,
+      maxRequests,
+    };
   }
   if (rate === undefined) src.fail(e.value, e.path, "needs 'rate' (requests per second) or 'users' (a closed loop), or is a 'pause'");
   const think = keys.get('thinkTime');
@@ -105,7 +122,11 @@ export function parseTraffic(src: YamlSource, entry: Entry, readTrace: (path: st
     requests += most.requests;
     if (requests > LIMITS.maxRequests) {
       const key = src.entries(node, entry.path, PHASE_KEYS).get(most.how === 'requests' ? 'requests' : phase.arrivals === 'closed' ? 'users' : 'rate')!;
-      src.fail(key.value, key.path, `the traffic sends about ${count(requests)} requests up to here (${most.how}); a run takes at most ${count(LIMITS.maxRequests)} (about 10 minutes per configuration): a lower rate, a shorter phase, or 'requests'`);
+      src.fail(
+        key.value,
+        key.path,
+        `the traffic sends about ${count(requests)} requests up to here (${most.how}); a run takes at most ${count(LIMITS.maxRequests)} (about 10 minutes per configuration): a lower rate, a shorter phase, or 'requests'`,
+      );
     }
   });
   return { kind: 'phases', phases: out };

@@ -36,7 +36,9 @@ export const relaxed = (key: string): string => key.replace(/[-_]/g, '').toLower
  */
 function fair(bulkhead: Bulkhead, where: string): Bulkhead {
   if (bulkhead.config.fairCallHandlingEnabled) return bulkhead;
-  throw new RangeError(`${where}fairCallHandlingEnabled: false is not simulated (the simulator hands a freed slot to the oldest waiter, as the default true does)`);
+  throw new RangeError(
+    `${where}fairCallHandlingEnabled: false is not simulated (the simulator hands a freed slot to the oldest waiter, as the default true does)`,
+  );
 }
 
 /** One layer written as options. */
@@ -71,7 +73,8 @@ export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => nu
     if (kind === 'retry') layers.push({ kind, retry: registries.retry.get(spec.instance) });
     else if (kind === 'circuitBreaker') layers.push({ kind, breaker: registries.circuitBreaker.get(spec.instance) });
     else if (kind === 'rateLimiter') layers.push({ kind, rateLimiter: registries.rateLimiter.get(spec.instance) });
-    else if (kind === 'bulkhead') layers.push({ kind, bulkhead: fair(registries.bulkhead.get(spec.instance), `resilience4j.bulkhead.instances.${spec.instance}: `) });
+    else if (kind === 'bulkhead')
+      layers.push({ kind, bulkhead: fair(registries.bulkhead.get(spec.instance), `resilience4j.bulkhead.instances.${spec.instance}: `) });
     else layers.push({ kind, timeLimiter: registries.timeLimiter.get(spec.instance) });
   }
   return layers;

@@ -5,11 +5,25 @@ import type { ConfigurationResult, Counts, SeedRun, SimulationReport } from './r
 // The ranking's figures and its ties, on configurations made by hand (the counts are all that matter).
 
 function counts(failed: number, rejected: number, breakerCallsPerRequest = 1): Counts {
-  return { requests: 1000, succeeded: 1000 - failed - rejected, failed, rejected, slow: 0, timeouts: 0, retries: 0, breakerCalls: 1000 * breakerCallsPerRequest, breakerCallsPerRequest };
+  return {
+    requests: 1000,
+    succeeded: 1000 - failed - rejected,
+    failed,
+    rejected,
+    slow: 0,
+    timeouts: 0,
+    retries: 0,
+    breakerCalls: 1000 * breakerCallsPerRequest,
+    breakerCallsPerRequest,
+  };
 }
 
 /** A configuration whose seeds gave these `failed + rejected` counts (all failed), opening at 1 s and recovering after 10 s. */
-function config(name: string, notSucceeded: readonly number[], open: { timeToOpenMs: number | null; timeToRecoverMs: number | null } = { timeToOpenMs: 1000, timeToRecoverMs: 10_000 }): ConfigurationResult {
+function config(
+  name: string,
+  notSucceeded: readonly number[],
+  open: { timeToOpenMs: number | null; timeToRecoverMs: number | null } = { timeToOpenMs: 1000, timeToRecoverMs: 10_000 },
+): ConfigurationResult {
   const runs: SeedRun[] = notSucceeded.map((n, i) => ({ seed: 7 + i, totals: counts(n, 0), ...open }));
   return {
     name,
@@ -19,7 +33,18 @@ function config(name: string, notSucceeded: readonly number[], open: { timeToOpe
     phases: [],
     transitions: [],
     ...open,
-    series: { bucketMs: 1000, endMs: 0, t: [], requestsPerSecond: [], rejectedPerSecond: [], failedPerSecond: [], failureRate: [], slowCallRate: [], windowFill: [], state: [] },
+    series: {
+      bucketMs: 1000,
+      endMs: 0,
+      t: [],
+      requestsPerSecond: [],
+      rejectedPerSecond: [],
+      failedPerSecond: [],
+      failureRate: [],
+      slowCallRate: [],
+      windowFill: [],
+      state: [],
+    },
     ...(runs.length > 1 ? { runs } : {}),
   };
 }

@@ -33,7 +33,15 @@ export class FileReadError extends Error {
 
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a folder, not a file';
-  const kind = stats.isFIFO() ? 'a FIFO' : stats.isCharacterDevice() ? 'a character device' : stats.isBlockDevice() ? 'a block device' : stats.isSocket() ? 'a socket' : 'not a file';
+  const kind = stats.isFIFO()
+    ? 'a FIFO'
+    : stats.isCharacterDevice()
+      ? 'a character device'
+      : stats.isBlockDevice()
+        ? 'a block device'
+        : stats.isSocket()
+          ? 'a socket'
+          : 'not a file';
   return `not a regular file (${kind})`;
 }
 

@@ -6,11 +6,22 @@ import type { ConfigurationResult, Counts, SimulationReport } from './report.js'
 const COUNT_HEADER = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls/request'];
 
 function countCells(c: Counts): (string | number)[] {
-  return [mean(c.requests), mean(c.succeeded), mean(c.failed), mean(c.rejected), mean(c.slow), mean(c.timeouts), mean(c.retries), fixed2(c.breakerCallsPerRequest)];
+  return [
+    mean(c.requests),
+    mean(c.succeeded),
+    mean(c.failed),
+    mean(c.rejected),
+    mean(c.slow),
+    mean(c.timeouts),
+    mean(c.retries),
+    fixed2(c.breakerCallsPerRequest),
+  ];
 }
 
 function settingsLine(c: ConfigurationResult): string {
-  return Object.entries(c.settings).map(([k, v]) => `${k}=${v}`).join(' ');
+  return Object.entries(c.settings)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 }
 
 function transitionsBlock(c: ConfigurationResult, shown: number): string[] {
@@ -65,14 +76,24 @@ export function renderTable(report: SimulationReport, options: TableOptions = {}
   ];
   const rows = order.map((c, i) => {
     const st = standing[i];
-    const score = st === undefined ? [] : [i + 1, c.name, mean(st.score.notSucceeded.mean), ...(several ? [`${st.score.notSucceeded.min}–${st.score.notSucceeded.max}`] : []), ...(ties ? [st.tie === null ? '' : `=#${st.tie}`] : [])];
+    const score =
+      st === undefined
+        ? []
+        : [
+            i + 1,
+            c.name,
+            mean(st.score.notSucceeded.mean),
+            ...(several ? [`${st.score.notSucceeded.min}–${st.score.notSucceeded.max}`] : []),
+            ...(ties ? [st.tie === null ? '' : `=#${st.tie}`] : []),
+          ];
     return [...(ranked ? score : [c.name]), ...countCells(meanCounts(c)), formatMs(c.timeToOpenMs), formatMs(c.timeToRecoverMs)];
   });
   out.push(table(header, rows));
   if (ranked) {
     out.push(`ranked by${several ? ` the means over ${seeds.length} seeds of` : ''}: ${RANKING_CRITERIA.join(', then ')} (fewest / shortest first)`);
     out.push(...tieLines(standing, seeds.length));
-    if (!several) out.push(`ranked on one seed (${s.seed}): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie`);
+    if (!several)
+      out.push(`ranked on one seed (${s.seed}): a difference of a few requests may be noise; --seeds 5 runs 5 seeds and says which configurations are a tie`);
     if (several) out.push(`counts are means over the seeds; times, phases and state changes are the run with seed ${s.seed}`);
   }
   for (const c of report.configurations) {

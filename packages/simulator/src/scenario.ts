@@ -111,7 +111,12 @@ export interface LayerSpec {
  * ```
  */
 export type PipelineSpec =
-  | { readonly name: string; readonly kind: 'layers'; readonly layers: readonly LayerSpec[]; readonly settings?: Readonly<Record<string, string | number | boolean>> }
+  | {
+      readonly name: string;
+      readonly kind: 'layers';
+      readonly layers: readonly LayerSpec[];
+      readonly settings?: Readonly<Record<string, string | number | boolean>>;
+    }
   | { readonly name: string; readonly kind: 'spring'; readonly resilience4j: unknown; readonly instance: string };
 
 /**

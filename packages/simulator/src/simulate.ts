@@ -144,7 +144,8 @@ function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Reco
  */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationReport {
   const count = options.seeds ?? 1;
-  if (!Number.isInteger(count) || count < 1 || count > MAX_SEEDS) throw new RangeError(`simulate: seeds must be a whole number from 1 to ${MAX_SEEDS}, got ${count}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SEEDS)
+    throw new RangeError(`simulate: seeds must be a whole number from 1 to ${MAX_SEEDS}, got ${count}`);
   const seeds = Array.from({ length: count }, (_, k) => (scenario.seed + k) >>> 0);
   const phases = phasesOf(scenario.traffic);
   const of = scenario.pipelines.length;
@@ -171,4 +172,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   };
 }
 
-const seedRun = (seed: number, c: ConfigurationResult): SeedRun => ({ seed, totals: c.totals, timeToOpenMs: c.timeToOpenMs, timeToRecoverMs: c.timeToRecoverMs });
+const seedRun = (seed: number, c: ConfigurationResult): SeedRun => ({
+  seed,
+  totals: c.totals,
+  timeToOpenMs: c.timeToOpenMs,
+  timeToRecoverMs: c.timeToRecoverMs,
+});

@@ -32,7 +32,14 @@ pipelines:
 ${TRAFFIC}`),
     );
     const c = report.configurations[0]!;
-    expect(c.settings).toMatchObject({ maxAttempts: 2, slidingWindowSize: 10, minimumNumberOfCalls: 10, failureRateThreshold: 60, waitDurationInOpenState: 5000, timeoutDuration: 1000 });
+    expect(c.settings).toMatchObject({
+      maxAttempts: 2,
+      slidingWindowSize: 10,
+      minimumNumberOfCalls: 10,
+      failureRateThreshold: 60,
+      waitDurationInOpenState: 5000,
+      timeoutDuration: 1000,
+    });
     expect(c.thresholds.failureRateThreshold).toBe(60);
     // Requests every 100 ms; each attempt fails after 10 ms, the retry 100 ms later: failures at
     // 10, 110, 120, 210, 220, 310, 320, 410, 420, 510 ms. The 10th fills the window: OPEN at 510 ms.
@@ -71,7 +78,9 @@ ${TRAFFIC}`),
     expect(bad('      retry:\n        instances:\n          pg:\n            max-attempts: -1\n')).toMatch(
       /^spring\.yml:8:13: pipelines\.s\.resilience4j\.retry\.instances\.pg\.max-attempts: .*maxAttempts must be an integer >= 1, got -1/,
     );
-    expect(bad('      thread-pool-bulkhead:\n        instances: { pg: { max-thread-pool-size: 3 } }\n')).toContain('pipelines.s.resilience4j.thread-pool-bulkhead: is not simulated yet');
+    expect(bad('      thread-pool-bulkhead:\n        instances: { pg: { max-thread-pool-size: 3 } }\n')).toContain(
+      'pipelines.s.resilience4j.thread-pool-bulkhead: is not simulated yet',
+    );
     expect(bad('      bulkhead:\n        instances:\n          pg:\n            fair-call-handling-enabled: false\n')).toMatch(
       /^spring\.yml:8:13: pipelines\.s\.resilience4j\.bulkhead\.instances\.pg\.fair-call-handling-enabled: .*fairCallHandlingEnabled: false is not simulated/,
     );

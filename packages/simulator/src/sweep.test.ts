@@ -20,7 +20,11 @@ traffic:
 describe('--sweep', () => {
   it('reads key=values, with numbers, booleans and durations', () => {
     expect(parseSweep('slidingWindowSize=10,20,50')).toEqual({ key: 'slidingWindowSize', kind: undefined, values: [10, 20, 50] });
-    expect(parseSweep('circuitBreaker.waitDurationInOpenState=5s,30s')).toEqual({ key: 'waitDurationInOpenState', kind: 'circuitBreaker', values: ['5s', '30s'] });
+    expect(parseSweep('circuitBreaker.waitDurationInOpenState=5s,30s')).toEqual({
+      key: 'waitDurationInOpenState',
+      kind: 'circuitBreaker',
+      values: ['5s', '30s'],
+    });
     expect(parseSweep('automaticTransitionFromOpenToHalfOpenEnabled=true,false').values).toEqual([true, false]);
   });
 
@@ -28,7 +32,9 @@ describe('--sweep', () => {
     expect(() => parseSweep('slidingWindowSiz=1,2')).toThrow("unknown option 'slidingWindowSiz' (did you mean 'slidingWindowSize'?)");
     expect(() => parseSweep('circuitBraker.slidingWindowSize=1')).toThrow("unknown layer 'circuitBraker' (did you mean 'circuitBreaker'?)");
     expect(() => parseSweep('slidingWindowSize')).toThrow(SweepError);
-    expect(() => applySweep(base, [parseSweep('failureRateThreshold=50,0')])).toThrow(/--sweep failureRateThreshold=0: .*failureRateThreshold must be in \(0, 100\], got 0/);
+    expect(() => applySweep(base, [parseSweep('failureRateThreshold=50,0')])).toThrow(
+      /--sweep failureRateThreshold=0: .*failureRateThreshold must be in \(0, 100\], got 0/,
+    );
     expect(() => applySweep(base, [parseSweep('timeoutDuration=1s')])).toThrow("pipeline 'p' has no layer with that option");
   });
 
@@ -85,7 +91,12 @@ traffic:
 
 describe('the ranking order', () => {
   const result = (name: string, failed: number, rejected: number, perRequest = 1, open: number | null = null, recover: number | null = null) =>
-    ({ name, totals: { failed, rejected, breakerCallsPerRequest: perRequest }, timeToOpenMs: open, timeToRecoverMs: recover }) as unknown as ConfigurationResult;
+    ({
+      name,
+      totals: { failed, rejected, breakerCallsPerRequest: perRequest },
+      timeToOpenMs: open,
+      timeToRecoverMs: recover,
+    }) as unknown as ConfigurationResult;
 
   it('fewest failed + rejected, then fewest failed, then breaker calls per request, then recovery, then opening; ties keep the run order', () => {
     expect(rank([result('a', 10, 0), result('b', 2, 2)])).toEqual(['b', 'a']);

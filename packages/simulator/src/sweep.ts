@@ -64,7 +64,10 @@ export function parseSweep(arg: string): SweepAxis {
     const guess = closest(key, known);
     throw new SweepError(`--sweep ${name}: unknown option '${key}'${guess ? ` (did you mean '${guess}'?)` : ''}`);
   }
-  const values = arg.slice(eq + 1).split(',').map((v) => v.trim());
+  const values = arg
+    .slice(eq + 1)
+    .split(',')
+    .map((v) => v.trim());
   if (values.some((v) => v === '')) throw new SweepError(`--sweep ${name}: an empty value in '${arg.slice(eq + 1)}'`);
   return { key, kind, values: values.map(sweepValue) };
 }
@@ -119,7 +122,9 @@ export function applySweep(scenario: Scenario, axes: readonly SweepAxis[]): Scen
       }
     }
     for (const values of combinations(axes)) {
-      const label = Object.entries(values).map(([k, v]) => `${k}=${v}`).join(' ');
+      const label = Object.entries(values)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
       const layers = sweptLayers(pipeline, axes, values);
       for (const layer of layers) {
         try {

@@ -113,13 +113,19 @@ describe('an error never echoes what the file holds', () => {
     expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": 1, "outcome": "hunter2"}')).toThrow(
       't.jsonl:1:32: outcome: must be ok, error or hang (or success/failure/timeout, or an HTTP status: 5xx is an error), got text of 7 characters',
     );
-    expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": -1234, "outcome": "ok"}')).toThrow('t.jsonl:1:18: latency: not a duration: got a negative number');
+    expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": -1234, "outcome": "ok"}')).toThrow(
+      't.jsonl:1:18: latency: not a duration: got a negative number',
+    );
     for (const bad of [csv, jsonl]) expect(() => parseTrace('t.csv', bad)).not.toThrow(/hunter2|1234/);
   });
 
   it('a latency or a span beyond 365 days: the line, the limit', () => {
-    expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": 1e12, "outcome": "ok"}')).toThrow(`t.jsonl:1:18: latency: must be at most 365 days (${LIMITS.maxDurationMs} ms)`);
+    expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": 1e12, "outcome": "ok"}')).toThrow(
+      `t.jsonl:1:18: latency: must be at most 365 days (${LIMITS.maxDurationMs} ms)`,
+    );
     const span = '{"timestamp": 0, "latency": 1, "outcome": "ok"}\n{"timestamp": 1e12, "latency": 1, "outcome": "ok"}\n';
-    expect(() => parseTrace('t.jsonl', span)).toThrow(`t.jsonl:2:2: timestamp: the trace spans more than 365 days (${LIMITS.maxDurationMs} ms) from its earliest line`);
+    expect(() => parseTrace('t.jsonl', span)).toThrow(
+      `t.jsonl:2:2: timestamp: the trace spans more than 365 days (${LIMITS.maxDurationMs} ms) from its earliest line`,
+    );
   });
 });

@@ -52,7 +52,9 @@ describe('a recorded trace replayed as the backend', () => {
   });
 
   it('refuses a bad line with its number and field', () => {
-    expect(() => parseTrace('t.csv', 'timestamp,latency,outcome\n0,10,ok\n5,ten,ok\n')).toThrow('t.csv:3:3: latency: not a duration: got text of 3 characters (ms as a number, or a duration: 250ms, 1.5s)');
+    expect(() => parseTrace('t.csv', 'timestamp,latency,outcome\n0,10,ok\n5,ten,ok\n')).toThrow(
+      't.csv:3:3: latency: not a duration: got text of 3 characters (ms as a number, or a duration: 250ms, 1.5s)',
+    );
     expect(() => parseTrace('t.jsonl', '{"timestamp": 0, "latency": 1, "outcome": "maybe"}')).toThrow('t.jsonl:1:32: outcome: must be ok, error or hang');
     expect(() => parseTrace('t.jsonl', '{"timestamp": 0,')).toThrow(/^t\.jsonl:1:17: not valid JSON/);
     expect(() => parseTrace('t.csv', 'timestamp,latency,outcome\n0,10\n')).toThrow('t.csv:2:1: has 2 fields, the header has 3');

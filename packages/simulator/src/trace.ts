@@ -6,9 +6,15 @@ import { ScenarioError } from './yaml-source.js';
 
 const FIELDS = ['timestamp', 'latency', 'outcome'] as const;
 const OUTCOMES: Record<string, TraceEntry['outcome']> = {
-  ok: 'ok', success: 'ok', succeeded: 'ok',
-  error: 'error', failure: 'error', failed: 'error', fail: 'error',
-  hang: 'hang', timeout: 'hang',
+  ok: 'ok',
+  success: 'ok',
+  succeeded: 'ok',
+  error: 'error',
+  failure: 'error',
+  failed: 'error',
+  fail: 'error',
+  hang: 'hang',
+  timeout: 'hang',
 };
 
 /** One line's fields, by name, where each starts (column, 1-based), and its other fields' names. */
@@ -75,16 +81,14 @@ function splitCsv(line: string): { cells: string[]; starts: number[] } {
       if (c === '"' && line[i + 1] === '"') {
         cell += '"';
         i++;
-      }
-      else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
     else if (c === ',') {
       cells.push(cell.trim());
       cell = '';
       starts.push(i + 2);
-    }
-    else cell += c;
+    } else cell += c;
   }
   cells.push(cell.trim());
   return { cells, starts };

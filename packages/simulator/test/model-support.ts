@@ -16,7 +16,8 @@ export function libraryPipeline(layers: readonly BuiltLayer[]): { pipeline: Pipe
     else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
   }
   const transitions: StateChange[] = [];
-  for (const l of layers) if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
+  for (const l of layers)
+    if (l.kind === 'circuitBreaker') l.breaker.on('stateTransition', (e) => transitions.push({ atMs: e.at, from: e.from, to: e.to, cause: e.cause }));
   return { pipeline, transitions };
 }
 

@@ -6,7 +6,13 @@
 import type { ConfigurationResult, Counts, SimulationReport, StateChange } from '../src/report.js';
 import { seededRandom } from '../src/random.js';
 
-interface Phase { name: string; seconds: number; rate: number; errors: number; slow: number }
+interface Phase {
+  name: string;
+  seconds: number;
+  rate: number;
+  errors: number;
+  slow: number;
+}
 interface Breaker {
   name: string;
   windowSize: number;
@@ -27,14 +33,51 @@ const PHASES: readonly Phase[] = [
 
 /** The three configurations compared by {@link reportFixture}. */
 export const FIXTURE_BREAKERS: readonly Breaker[] = [
-  { name: 'resilience4j defaults', windowSize: 100, minimumNumberOfCalls: 100, failureRateThreshold: 50, slowCallRateThreshold: 100, waitMs: 60_000, permittedInHalfOpen: 10, retries: 0 },
-  { name: 'fast: window 20, wait 10s', windowSize: 20, minimumNumberOfCalls: 10, failureRateThreshold: 50, slowCallRateThreshold: 50, waitMs: 10_000, permittedInHalfOpen: 5, retries: 0 },
-  { name: 'strict 25% + 1 retry', windowSize: 50, minimumNumberOfCalls: 20, failureRateThreshold: 25, slowCallRateThreshold: 40, waitMs: 30_000, permittedInHalfOpen: 10, retries: 1 },
+  {
+    name: 'resilience4j defaults',
+    windowSize: 100,
+    minimumNumberOfCalls: 100,
+    failureRateThreshold: 50,
+    slowCallRateThreshold: 100,
+    waitMs: 60_000,
+    permittedInHalfOpen: 10,
+    retries: 0,
+  },
+  {
+    name: 'fast: window 20, wait 10s',
+    windowSize: 20,
+    minimumNumberOfCalls: 10,
+    failureRateThreshold: 50,
+    slowCallRateThreshold: 50,
+    waitMs: 10_000,
+    permittedInHalfOpen: 5,
+    retries: 0,
+  },
+  {
+    name: 'strict 25% + 1 retry',
+    windowSize: 50,
+    minimumNumberOfCalls: 20,
+    failureRateThreshold: 25,
+    slowCallRateThreshold: 40,
+    waitMs: 30_000,
+    permittedInHalfOpen: 10,
+    retries: 1,
+  },
 ];
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const COUNTED = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts', 'retries', 'breakerCalls'] as const;
-const zero = (): Mutable<Counts> => ({ requests: 0, succeeded: 0, failed: 0, rejected: 0, slow: 0, timeouts: 0, retries: 0, breakerCalls: 0, breakerCallsPerRequest: 0 });
+const zero = (): Mutable<Counts> => ({
+  requests: 0,
+  succeeded: 0,
+  failed: 0,
+  rejected: 0,
+  slow: 0,
+  timeouts: 0,
+  retries: 0,
+  breakerCalls: 0,
+  breakerCallsPerRequest: 0,
+});
 
 function run(b: Breaker, names: { name: string }, seed: number): ConfigurationResult {
   const random = seededRandom(seed); // the backend's outcomes
@@ -84,7 +127,18 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
 
   const totals = zero();
   const phases: (Counts & { name: string })[] = [];
-  const series = { bucketMs, endMs: 0, t: [] as number[], requestsPerSecond: [] as number[], rejectedPerSecond: [] as number[], failedPerSecond: [] as number[], failureRate: [] as (number | null)[], slowCallRate: [] as (number | null)[], windowFill: [] as number[], state: [] as string[] };
+  const series = {
+    bucketMs,
+    endMs: 0,
+    t: [] as number[],
+    requestsPerSecond: [] as number[],
+    rejectedPerSecond: [] as number[],
+    failedPerSecond: [] as number[],
+    failureRate: [] as (number | null)[],
+    slowCallRate: [] as (number | null)[],
+    windowFill: [] as number[],
+    state: [] as string[],
+  };
   let startMs = 0;
   for (const phase of PHASES) {
     const counts = zero();
@@ -96,7 +150,7 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
         const at = bucketStart + Math.floor((i * bucketMs) / arrivals);
         bucket.requests++;
         let outcome = attempt(at, phase, bucket);
-        for (let retry = 0; retry < b.retries && outcome === 'failed'; retry++) (bucket.retries++, (outcome = attempt(at + 50, phase, bucket)));
+        for (let retry = 0; retry < b.retries && outcome === 'failed'; retry++) bucket.retries++, (outcome = attempt(at + 50, phase, bucket));
         bucket[outcome === 'ok' ? 'succeeded' : outcome === 'failed' ? 'failed' : 'rejected']++;
       }
       const r = rates();
@@ -120,7 +174,14 @@ function run(b: Breaker, names: { name: string }, seed: number): ConfigurationRe
   const closed = opened && transitions.find((t) => t.to === 'CLOSED' && t.atMs > opened.atMs);
   return {
     name: names.name,
-    settings: { slidingWindowSize: b.windowSize, minimumNumberOfCalls: b.minimumNumberOfCalls, failureRateThreshold: b.failureRateThreshold, slowCallRateThreshold: b.slowCallRateThreshold, waitDurationInOpenState: `${b.waitMs / 1000}s`, retries: b.retries },
+    settings: {
+      slidingWindowSize: b.windowSize,
+      minimumNumberOfCalls: b.minimumNumberOfCalls,
+      failureRateThreshold: b.failureRateThreshold,
+      slowCallRateThreshold: b.slowCallRateThreshold,
+      waitDurationInOpenState: `${b.waitMs / 1000}s`,
+      retries: b.retries,
+    },
     thresholds: { failureRateThreshold: b.failureRateThreshold, slowCallRateThreshold: b.slowCallRateThreshold },
     totals,
     phases,
@@ -148,7 +209,13 @@ export function reportFixture(options: { names?: readonly string[]; count?: numb
   const phases = PHASES.map((p) => ({ name: p.name, startMs: at, endMs: (at += p.seconds * 1000) }));
   const badness = (c: ConfigurationResult): number => c.totals.failed + c.totals.rejected;
   return {
-    scenario: { name: options.scenarioName ?? 'checkout: payment gateway outage', file: 'examples/scenarios/checkout-outage.yaml', seed: 42, durationMs, phases },
+    scenario: {
+      name: options.scenarioName ?? 'checkout: payment gateway outage',
+      file: 'examples/scenarios/checkout-outage.yaml',
+      seed: 42,
+      durationMs,
+      phases,
+    },
     configurations,
     ranking: configurations.length < 2 ? [] : [...configurations].sort((a, b) => badness(a) - badness(b)).map((c) => c.name),
   };

@@ -120,7 +120,11 @@ describe('fromConfig on a whole application.yml', () => {
     expect(pg.config.isRecorded(new TimeoutException())).toBe(true);
     expect(pg.config.isRecorded(new Error('other'))).toBe(false);
     // Spring's bracket notation keeps the OpenFeign name whole.
-    expect(r.circuitBreaker.find('PgPaymentClient#requestPayment(String,PaymentRequest)')!.config).toMatchObject({ slidingWindowType: 'TIME_BASED', slidingWindowSize: 30, slowCallRateThreshold: 50 });
+    expect(r.circuitBreaker.find('PgPaymentClient#requestPayment(String,PaymentRequest)')!.config).toMatchObject({
+      slidingWindowType: 'TIME_BASED',
+      slidingWindowSize: 30,
+      slowCallRateThreshold: 50,
+    });
     // A dotted key at the top level adds an instance to the nested section.
     expect(r.circuitBreaker.find('ledger')!.config).toMatchObject({ minimumNumberOfCalls: 5, slidingWindowSize: 20 });
 
@@ -158,14 +162,18 @@ describe('fromConfig on a whole application.yml', () => {
     });
     expect(r.circuitBreaker.find('pg')!.config).toMatchObject({ failureRateThreshold: 40, slidingWindowSize: 7, minimumNumberOfCalls: 3 });
     expect(r.circuitBreaker.find('pg.v2')!.config.slidingWindowSize).toBe(9);
-    expect(() => fromConfig({ resilience4j: { 'retry..instances': {} } })).toThrow('fromConfig: resilience4j.retry..instances: has an empty name (two dots, or a dot at an end)');
-    expect(() => fromConfig({ resilience4j: { retry: { instances: { '[pg.v2': {} } } } })).toThrow("fromConfig: resilience4j.retry.instances.[pg.v2: has a '[' without its ']'");
+    expect(() => fromConfig({ resilience4j: { 'retry..instances': {} } })).toThrow(
+      'fromConfig: resilience4j.retry..instances: has an empty name (two dots, or a dot at an end)',
+    );
+    expect(() => fromConfig({ resilience4j: { retry: { instances: { '[pg.v2': {} } } } })).toThrow(
+      "fromConfig: resilience4j.retry.instances.[pg.v2: has a '[' without its ']'",
+    );
   });
 
   it('refuses a value given twice, whether by dotted keys or two spellings of one property', () => {
-    expect(() => fromConfig({ 'resilience4j.retry.instances.pg.max-attempts': 2, resilience4j: { retry: { instances: { pg: { 'max-attempts': 3 } } } } })).toThrow(
-      'fromConfig: resilience4j.retry.instances.pg.max-attempts: is given twice',
-    );
+    expect(() =>
+      fromConfig({ 'resilience4j.retry.instances.pg.max-attempts': 2, resilience4j: { retry: { instances: { pg: { 'max-attempts': 3 } } } } }),
+    ).toThrow('fromConfig: resilience4j.retry.instances.pg.max-attempts: is given twice');
     expect(() => fromConfig({ retry: { instances: { pg: { 'max-attempts': 2, maxAttempts: 3 } } } })).toThrow(
       'fromConfig: retry.instances.pg.maxAttempts: is given twice (also as retry.instances.pg.max-attempts)',
     );
@@ -174,18 +182,44 @@ describe('fromConfig on a whole application.yml', () => {
 
   it('holds Spring’s relaxed binding of values: enums in any case, 2S and PT2S, quoted numbers and booleans', () => {
     const cb = (props: Record<string, unknown>) => fromConfig({ circuitbreaker: { instances: { x: props } } }).circuitBreaker.find('x')!.config;
-    for (const type of ['time_based', 'time-based', 'TimeBased', 'TIME_BASED', ' time_based ']) expect(cb({ 'sliding-window-type': type }).slidingWindowType).toBe('TIME_BASED');
+    for (const type of ['time_based', 'time-based', 'TimeBased', 'TIME_BASED', ' time_based '])
+      expect(cb({ 'sliding-window-type': type }).slidingWindowType).toBe('TIME_BASED');
     expect(cb({ 'initial-state': 'forced_open' }).initialState).toBe('FORCED_OPEN');
     expect(cb({ 'transition-to-state-after-wait-duration': 'closed' }).transitionToStateAfterWaitDuration).toBe('CLOSED');
-    for (const [text, ms] of [['2S', 2000], ['2s', 2000], ['PT2S', 2000], ['pt2s', 2000], ['500MS', 500], ['1d', 86_400_000], ['2000', 2000], ['P1DT1H', 90_000_000], ['PT0,5S', 500], ['1.5m', 90_000]] as const) {
+    for (const [text, ms] of [
+      ['2S', 2000],
+      ['2s', 2000],
+      ['PT2S', 2000],
+      ['pt2s', 2000],
+      ['500MS', 500],
+      ['1d', 86_400_000],
+      ['2000', 2000],
+      ['P1DT1H', 90_000_000],
+      ['PT0,5S', 500],
+      ['1.5m', 90_000],
+    ] as const) {
       expect(cb({ 'wait-duration-in-open-state': text }).waitInOpenState(1), text).toBe(ms);
     }
-    expect(cb({ 'failure-rate-threshold': '50', 'minimum-number-of-calls': ' 5 ', 'slow-call-rate-threshold': '12.5' })).toMatchObject({ failureRateThreshold: 50, minimumNumberOfCalls: 5, slowCallRateThreshold: 12.5 });
-    for (const [text, value] of [['true', true], ['TRUE', true], ['on', true], ['yes', true], ['false', false], ['off', false], ['no', false]] as const) {
+    expect(cb({ 'failure-rate-threshold': '50', 'minimum-number-of-calls': ' 5 ', 'slow-call-rate-threshold': '12.5' })).toMatchObject({
+      failureRateThreshold: 50,
+      minimumNumberOfCalls: 5,
+      slowCallRateThreshold: 12.5,
+    });
+    for (const [text, value] of [
+      ['true', true],
+      ['TRUE', true],
+      ['on', true],
+      ['yes', true],
+      ['false', false],
+      ['off', false],
+      ['no', false],
+    ] as const) {
       expect(cb({ 'automatic-transition-from-open-to-half-open-enabled': text }).automaticTransitionFromOpenToHalfOpenEnabled, text).toBe(value);
     }
     // kebab, camel and snake case, and upper case, are one key.
-    expect(cb({ 'sliding-window-size': 3, minimumNumberOfCalls: 4, permitted_number_of_calls_in_half_open_state: 2, FAILURE_RATE_THRESHOLD: 30 })).toMatchObject({
+    expect(
+      cb({ 'sliding-window-size': 3, minimumNumberOfCalls: 4, permitted_number_of_calls_in_half_open_state: 2, FAILURE_RATE_THRESHOLD: 30 }),
+    ).toMatchObject({
       slidingWindowSize: 3,
       minimumNumberOfCalls: 4,
       permittedNumberOfCallsInHalfOpenState: 2,
@@ -195,16 +229,26 @@ describe('fromConfig on a whole application.yml', () => {
 
   it('refuses values that do not bind, naming the path of the value', () => {
     const cb = (props: Record<string, unknown>) => () => fromConfig({ resilience4j: { circuitbreaker: { instances: { x: props } } } });
-    expect(cb({ 'sliding-window-type': 'hourly' })).toThrow("fromConfig: resilience4j.circuitbreaker.instances.x.sliding-window-type: must be one of 'COUNT_BASED', 'TIME_BASED', got 'hourly'");
+    expect(cb({ 'sliding-window-type': 'hourly' })).toThrow(
+      "fromConfig: resilience4j.circuitbreaker.instances.x.sliding-window-type: must be one of 'COUNT_BASED', 'TIME_BASED', got 'hourly'",
+    );
     expect(cb({ 'sliding-window-type': 'time_basd' })).toThrow("got 'time_basd'; did you mean 'TIME_BASED'?");
-    expect(cb({ 'failure-rate-threshold': 'fifty' })).toThrow("fromConfig: resilience4j.circuitbreaker.instances.x.failure-rate-threshold: must be a number, got 'fifty'");
+    expect(cb({ 'failure-rate-threshold': 'fifty' })).toThrow(
+      "fromConfig: resilience4j.circuitbreaker.instances.x.failure-rate-threshold: must be a number, got 'fifty'",
+    );
     expect(cb({ 'automatic-transition-from-open-to-half-open-enabled': 'maybe' })).toThrow(
       "fromConfig: resilience4j.circuitbreaker.instances.x.automatic-transition-from-open-to-half-open-enabled: must be true or false, got 'maybe'",
     );
-    expect(cb({ 'sliding-window-size': null })).toThrow('fromConfig: resilience4j.circuitbreaker.instances.x.sliding-window-size: has no value (give one, or remove the key)');
-    expect(cb({ 'wait-duration-in-open-state': '2 weeks' })).toThrow("resilience4j.circuitbreaker.instances.x.wait-duration-in-open-state: must be a duration");
-    expect(cb({ 'record-failure-predicate': 42 })).toThrow('fromConfig: resilience4j.circuitbreaker.instances.x.record-failure-predicate: must be the name of a predicate, got 42');
-    expect(() => fromConfig({ resilience4j: { circuitbreaker: { instances: new Map() } } })).toThrow('fromConfig: resilience4j.circuitbreaker.instances: must be a mapping, got a Map');
+    expect(cb({ 'sliding-window-size': null })).toThrow(
+      'fromConfig: resilience4j.circuitbreaker.instances.x.sliding-window-size: has no value (give one, or remove the key)',
+    );
+    expect(cb({ 'wait-duration-in-open-state': '2 weeks' })).toThrow('resilience4j.circuitbreaker.instances.x.wait-duration-in-open-state: must be a duration');
+    expect(cb({ 'record-failure-predicate': 42 })).toThrow(
+      'fromConfig: resilience4j.circuitbreaker.instances.x.record-failure-predicate: must be the name of a predicate, got 42',
+    );
+    expect(() => fromConfig({ resilience4j: { circuitbreaker: { instances: new Map() } } })).toThrow(
+      'fromConfig: resilience4j.circuitbreaker.instances: must be a mapping, got a Map',
+    );
   });
 
   it('says "did you mean" for a misspelt property, section, section key or top-level key', () => {
@@ -214,8 +258,12 @@ describe('fromConfig on a whole application.yml', () => {
     expect(() => fromConfig({ resilience4j: { retry: { configs: { default: { maxAttemps: 5 } } } } })).toThrow(
       "fromConfig: resilience4j.retry.configs.default.maxAttemps: unknown property, did you mean 'max-attempts'?",
     );
-    expect(() => fromConfig({ resilience4j: { circuitbreakers: {} } })).toThrow("fromConfig: resilience4j.circuitbreakers: unknown section, did you mean 'circuitbreaker'?");
-    expect(() => fromConfig({ resilience4j: { 'rate-limiter': {}, ratelimitter: {} } })).toThrow("fromConfig: resilience4j.ratelimitter: unknown section, did you mean 'ratelimiter'?");
+    expect(() => fromConfig({ resilience4j: { circuitbreakers: {} } })).toThrow(
+      "fromConfig: resilience4j.circuitbreakers: unknown section, did you mean 'circuitbreaker'?",
+    );
+    expect(() => fromConfig({ resilience4j: { 'rate-limiter': {}, ratelimitter: {} } })).toThrow(
+      "fromConfig: resilience4j.ratelimitter: unknown section, did you mean 'ratelimiter'?",
+    );
     expect(() => fromConfig({ retry: { instance: {} } })).toThrow("fromConfig: retry.instance: unknown key, did you mean 'instances'?");
     expect(() => fromConfig({ server: {}, resilence4j: { retry: {} } })).toThrow("fromConfig: resilence4j: unknown key, did you mean 'resilience4j'?");
     // Breakwater's own option names are pointed at their Spring names.

@@ -34,7 +34,10 @@ export function aspectOrder(given: ReadonlyMap<AspectKind, { readonly at: string
     const [a, b] = [sorted[i - 1]!, sorted[i]!];
     if (a.order !== b.order) continue;
     const at = given.get(b.kind)?.at ?? given.get(a.kind)!.at;
-    notes.push({ path: at, message: `${a.kind} and ${b.kind} have the same aspect order ${a.order}: Spring leaves their order undefined; aspectOrder keeps Resilience4j's default order between them` });
+    notes.push({
+      path: at,
+      message: `${a.kind} and ${b.kind} have the same aspect order ${a.order}: Spring leaves their order undefined; aspectOrder keeps Resilience4j's default order between them`,
+    });
   }
   return sorted;
 }

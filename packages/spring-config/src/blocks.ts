@@ -42,7 +42,10 @@ export function readBlock(at: string, section: Section, raw: unknown, notes: Fro
     }
     const earlier = settings.get(rule);
     if (earlier !== undefined) failAt(path, `is given twice (also as ${earlier.at})`);
-    settings.set(rule, { at: path, value: bindValue(path, rule.type === 'lenientClasses' ? 'boolean' : rule.kind, x, rule.type === 'option' ? rule.values : undefined) });
+    settings.set(rule, {
+      at: path,
+      value: bindValue(path, rule.type === 'lenientClasses' ? 'boolean' : rule.kind, x, rule.type === 'option' ? rule.values : undefined),
+    });
   }
   const replacedBy = section.wait?.replacedBy;
   if (replacedBy !== undefined) {

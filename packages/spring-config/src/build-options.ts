@@ -53,7 +53,9 @@ export class OptionBuilder {
       else if (!lenient) this.#unmapped.set(`${at}\0${name}`, { at, name, what: 'error class', option: 'classes' });
       else if (!this.#skippedClassNames.has(name)) {
         this.#skippedClassNames.add(name);
-        process.emitWarning(`fromConfig: ${at}: no error class named '${name}'; skipped (ignore-class-binding-exceptions is true)`, { type: 'BreakwaterConfigWarning' });
+        process.emitWarning(`fromConfig: ${at}: no error class named '${name}'; skipped (ignore-class-binding-exceptions is true)`, {
+          type: 'BreakwaterConfigWarning',
+        });
       }
     }
     return found;
@@ -76,6 +78,10 @@ export class OptionBuilder {
       failAt(at, `no ${what} named '${name}': pass it in fromConfig(config, { ${option}: { '${name}': ${what === 'error class' ? 'MyError' : '…'} } })`);
     }
     const lines = all.map(({ at, name, what }) => `  ${at}: no ${what} named '${name}'`);
-    throw new TypeError([`fromConfig: ${all.length} names are not mapped; pass them in the options of fromConfig(config, { classes, predicates, functions }):`, ...lines].join('\n'));
+    throw new TypeError(
+      [`fromConfig: ${all.length} names are not mapped; pass them in the options of fromConfig(config, { classes, predicates, functions }):`, ...lines].join(
+        '\n',
+      ),
+    );
   }
 }

@@ -55,9 +55,14 @@ export function prepareSection(builder: OptionBuilder, path: string, section: Se
   }
 
   const configBlocks = new Map<string, Block>();
-  for (const [name, props] of Object.entries(rawConfigs)) configBlocks.set(name, readBlock(childPath(childPath(path, 'configs'), name), section, props, builder.notes));
+  for (const [name, props] of Object.entries(rawConfigs))
+    configBlocks.set(name, readBlock(childPath(childPath(path, 'configs'), name), section, props, builder.notes));
   const resolve = baseConfigResolver(configBlocks);
-  const built = (name: string, block: Block, settings: ReadonlyMap<PropertyRule, Setting>): Built => ({ name, at: block.at, options: builder.build(block.at, section, settings) });
+  const built = (name: string, block: Block, settings: ReadonlyMap<PropertyRule, Setting>): Built => ({
+    name,
+    at: block.at,
+    options: builder.build(block.at, section, settings),
+  });
   const configs = [...configBlocks].map(([name, block]) => built(name, block, resolve(name, block.at)));
   const clock = builder.options.clock === undefined ? {} : { clock: builder.options.clock };
   const defaultConfig = configs.find((c) => c.name === 'default') ?? { name: 'default', at: path, options: clock };
@@ -71,7 +76,12 @@ export function prepareSection(builder: OptionBuilder, path: string, section: Se
       if (instanceAt.has(name)) failAt(at, `is given twice (also as ${instanceAt.get(name)})`);
       instanceAt.set(name, at);
       const own = readBlock(at, section, props, builder.notes);
-      const base = own.base === undefined ? (configBlocks.has('default') ? resolve('default', at) : new Map<PropertyRule, Setting>()) : resolve(own.base.value, own.base.at);
+      const base =
+        own.base === undefined
+          ? configBlocks.has('default')
+            ? resolve('default', at)
+            : new Map<PropertyRule, Setting>()
+          : resolve(own.base.value, own.base.at);
       instances.push(built(name, own, new Map([...base, ...own.settings])));
     }
   }
@@ -129,7 +139,12 @@ export function buildRegistry(prepared: PreparedSection, onUnknownName: FromConf
   const byName = (list: readonly Built[]) => Object.fromEntries(list.map((b) => [b.name, b.options]));
   let registry: Registry<{ name: string }, object>;
   try {
-    registry = section.registry({ defaultConfig: defaultConfig.options, configs: byName(configs), instances: byName(instances), ...(onUnknownName === undefined ? {} : { onUnknownName }) });
+    registry = section.registry({
+      defaultConfig: defaultConfig.options,
+      configs: byName(configs),
+      instances: byName(instances),
+      ...(onUnknownName === undefined ? {} : { onUnknownName }),
+    });
   } catch (error) {
     return locateError(prepared, error);
   }

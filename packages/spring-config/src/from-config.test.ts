@@ -20,7 +20,9 @@ const applicationYml = {
     retry: { instances: { pg: { 'max-attempts': 3, 'wait-duration': '500ms' } } },
     timelimiter: { instances: { pg: { 'timeout-duration': '600ms', 'cancel-running-future': true } } },
     bulkhead: { instances: { db: { 'max-concurrent-calls': 10, 'max-wait-duration': 0 } } },
-    'thread-pool-bulkhead': { instances: { reports: { 'max-thread-pool-size': 4, 'core-thread-pool-size': 2, 'queue-capacity': 10, 'keep-alive-duration': '20ms' } } },
+    'thread-pool-bulkhead': {
+      instances: { reports: { 'max-thread-pool-size': 4, 'core-thread-pool-size': 2, 'queue-capacity': 10, 'keep-alive-duration': '20ms' } },
+    },
     ratelimiter: { instances: { partner: { 'limit-for-period': 10, 'limit-refresh-period': '1s', 'timeout-duration': 0 } } },
   },
 };
@@ -68,13 +70,18 @@ describe('fromConfig', () => {
   });
 
   it('reads Spring durations: ms as numbers or digits, units, days and ISO-8601', () => {
-    const wait = (v: unknown) => fromConfig({ circuitbreaker: { instances: { x: { 'wait-duration-in-open-state': v } } } }).circuitBreaker.find('x')!.config.waitInOpenState(1);
+    const wait = (v: unknown) =>
+      fromConfig({ circuitbreaker: { instances: { x: { 'wait-duration-in-open-state': v } } } })
+        .circuitBreaker.find('x')!
+        .config.waitInOpenState(1);
     expect(wait(1500)).toBe(1500);
     expect(wait('1500')).toBe(1500);
     expect(wait('1.5m')).toBe(90_000);
     expect(wait('1d')).toBe(86_400_000);
     expect(wait('PT1M30S')).toBe(90_000);
-    expect(() => wait('soon')).toThrow("fromConfig: circuitbreaker.instances.x.wait-duration-in-open-state: must be a duration (ms, '500ms', '10s', '2S', '1d' or ISO-8601 like 'PT10S'), got 'soon'");
+    expect(() => wait('soon')).toThrow(
+      "fromConfig: circuitbreaker.instances.x.wait-duration-in-open-state: must be a duration (ms, '500ms', '10s', '2S', '1d' or ISO-8601 like 'PT10S'), got 'soon'",
+    );
   });
 
   it('refuses unknown keys, naming their path', () => {
@@ -93,12 +100,16 @@ describe('fromConfig', () => {
     expect(bad).toThrow(RangeError);
     expect(bad).toThrow("fromConfig: circuitbreaker.instances.pg: CircuitBreaker 'pg': failureRateThreshold must be in (0, 100], got 0");
     // A bad named config is named too, when the registry checks configs (or else at its first use).
-    expect(() => fromConfig({ retry: { configs: { default: { 'max-attempts': 2 }, patient: { 'max-attempts': 0 } } } })).toThrow(/^fromConfig: retry\.configs\.patient: /);
+    expect(() => fromConfig({ retry: { configs: { default: { 'max-attempts': 2 }, patient: { 'max-attempts': 0 } } } })).toThrow(
+      /^fromConfig: retry\.configs\.patient: /,
+    );
     expect(() => fromConfig({ retry: { configs: { default: { 'max-attempts': 0 } } } })).toThrow(/^fromConfig: retry\.configs\.default: /);
   });
 
   it('refuses an unknown or looping base-config', () => {
-    expect(() => fromConfig({ retry: { instances: { pg: { 'base-config': 'fast' } } } })).toThrow("fromConfig: retry.instances.pg.base-config: no config named 'fast'");
+    expect(() => fromConfig({ retry: { instances: { pg: { 'base-config': 'fast' } } } })).toThrow(
+      "fromConfig: retry.instances.pg.base-config: no config named 'fast'",
+    );
     expect(() => fromConfig({ retry: { configs: { a: { 'base-config': 'b' }, b: { 'base-config': 'a' } } } })).toThrow('base-config loops: a → b → a');
   });
 
@@ -124,7 +135,16 @@ describe('fromConfig', () => {
 
   it('folds Spring’s exponential and randomised waits into interval functions', () => {
     const r = fromConfig({
-      circuitbreaker: { instances: { pg: { 'wait-duration-in-open-state': '10s', 'enable-exponential-backoff': true, 'exponential-backoff-multiplier': 2, 'exponential-max-wait-duration-in-open-state': '30s' } } },
+      circuitbreaker: {
+        instances: {
+          pg: {
+            'wait-duration-in-open-state': '10s',
+            'enable-exponential-backoff': true,
+            'exponential-backoff-multiplier': 2,
+            'exponential-max-wait-duration-in-open-state': '30s',
+          },
+        },
+      },
       retry: { instances: { pg: { 'wait-duration': 100, 'enable-exponential-backoff': true, 'exponential-backoff-multiplier': 3 } } },
     });
     const breaker = r.circuitBreaker.find('pg')!;

@@ -67,7 +67,8 @@ export function fromConfig(config: unknown, options: FromConfigOptions = {}): Br
   } else {
     for (const key of Object.keys(top)) {
       const guess = closestKey(firstName(key), ['resilience4j', ...sectionNames]);
-      if (guess !== undefined) failAt(key, `unknown key, did you mean '${guess}'? (Resilience4j's settings are under 'resilience4j'; the other top-level keys are ignored)`);
+      if (guess !== undefined)
+        failAt(key, `unknown key, did you mean '${guess}'? (Resilience4j's settings are under 'resilience4j'; the other top-level keys are ignored)`);
     }
   }
   body = resolvePlaceholders(prefix, body, { env: options.env ?? process.env, file: top }) as Record<string, unknown>;

@@ -55,22 +55,72 @@ describe('the key table of fromConfig', () => {
     // From resilience4j-framework-common's Common*ConfigurationProperties.InstanceProperties (2.x).
     const spring: Record<string, readonly string[]> = {
       circuitbreaker: [
-        'waitDurationInOpenState', 'slowCallDurationThreshold', 'maxWaitDurationInHalfOpenState', 'transitionToStateAfterWaitDuration', 'failureRateThreshold',
-        'slowCallRateThreshold', 'slidingWindowType', 'slidingWindowSize', 'minimumNumberOfCalls', 'permittedNumberOfCallsInHalfOpenState',
-        'automaticTransitionFromOpenToHalfOpenEnabled', 'initialState', 'writableStackTraceEnabled', 'allowHealthIndicatorToFail', 'eventConsumerBufferSize',
-        'registerHealthIndicator', 'recordFailurePredicate', 'recordExceptions', 'recordResultPredicate', 'ignoreExceptionPredicate', 'ignoreExceptions',
-        'enableExponentialBackoff', 'exponentialBackoffMultiplier', 'exponentialMaxWaitDurationInOpenState', 'enableRandomizedWait', 'randomizedWaitFactor',
+        'waitDurationInOpenState',
+        'slowCallDurationThreshold',
+        'maxWaitDurationInHalfOpenState',
+        'transitionToStateAfterWaitDuration',
+        'failureRateThreshold',
+        'slowCallRateThreshold',
+        'slidingWindowType',
+        'slidingWindowSize',
+        'minimumNumberOfCalls',
+        'permittedNumberOfCallsInHalfOpenState',
+        'automaticTransitionFromOpenToHalfOpenEnabled',
+        'initialState',
+        'writableStackTraceEnabled',
+        'allowHealthIndicatorToFail',
+        'eventConsumerBufferSize',
+        'registerHealthIndicator',
+        'recordFailurePredicate',
+        'recordExceptions',
+        'recordResultPredicate',
+        'ignoreExceptionPredicate',
+        'ignoreExceptions',
+        'enableExponentialBackoff',
+        'exponentialBackoffMultiplier',
+        'exponentialMaxWaitDurationInOpenState',
+        'enableRandomizedWait',
+        'randomizedWaitFactor',
         'ignoreClassBindingExceptions',
       ],
       retry: [
-        'waitDuration', 'intervalBiFunction', 'maxAttempts', 'retryExceptionPredicate', 'resultPredicate', 'consumeResultBeforeRetryAttempt', 'retryExceptions',
-        'ignoreExceptions', 'eventConsumerBufferSize', 'enableExponentialBackoff', 'exponentialBackoffMultiplier', 'exponentialMaxWaitDuration',
-        'enableRandomizedWait', 'randomizedWaitFactor', 'failAfterMaxAttempts',
+        'waitDuration',
+        'intervalBiFunction',
+        'maxAttempts',
+        'retryExceptionPredicate',
+        'resultPredicate',
+        'consumeResultBeforeRetryAttempt',
+        'retryExceptions',
+        'ignoreExceptions',
+        'eventConsumerBufferSize',
+        'enableExponentialBackoff',
+        'exponentialBackoffMultiplier',
+        'exponentialMaxWaitDuration',
+        'enableRandomizedWait',
+        'randomizedWaitFactor',
+        'failAfterMaxAttempts',
       ],
       timelimiter: ['timeoutDuration', 'cancelRunningFuture', 'eventConsumerBufferSize'],
       bulkhead: ['maxConcurrentCalls', 'maxWaitDuration', 'writableStackTraceEnabled', 'eventConsumerBufferSize'],
-      'thread-pool-bulkhead': ['eventConsumerBufferSize', 'writableStackTraceEnabled', 'maxThreadPoolSize', 'coreThreadPoolSize', 'queueCapacity', 'keepAliveDuration', 'contextPropagators'],
-      ratelimiter: ['limitForPeriod', 'limitRefreshPeriod', 'timeoutDuration', 'subscribeForEvents', 'allowHealthIndicatorToFail', 'registerHealthIndicator', 'eventConsumerBufferSize', 'writableStackTraceEnabled'],
+      'thread-pool-bulkhead': [
+        'eventConsumerBufferSize',
+        'writableStackTraceEnabled',
+        'maxThreadPoolSize',
+        'coreThreadPoolSize',
+        'queueCapacity',
+        'keepAliveDuration',
+        'contextPropagators',
+      ],
+      ratelimiter: [
+        'limitForPeriod',
+        'limitRefreshPeriod',
+        'timeoutDuration',
+        'subscribeForEvents',
+        'allowHealthIndicatorToFail',
+        'registerHealthIndicator',
+        'eventConsumerBufferSize',
+        'writableStackTraceEnabled',
+      ],
     };
     for (const [section, properties] of Object.entries(spring)) {
       const mapped = new Set(Object.values(sections[section]!.options).flatMap((e) => ('mapped' in e ? [e.mapped] : [])));
@@ -89,7 +139,11 @@ describe('the fromConfig section of the README', () => {
   it('has a YAML example that fromConfig reads as it says', () => {
     const example = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     const r = fromConfig(parse(example));
-    expect(r.circuitBreaker.find('pg-simulator')!.config).toMatchObject({ slidingWindowType: 'COUNT_BASED', failureRateThreshold: 60, slowCallDurationThreshold: 100 });
+    expect(r.circuitBreaker.find('pg-simulator')!.config).toMatchObject({
+      slidingWindowType: 'COUNT_BASED',
+      failureRateThreshold: 60,
+      slowCallDurationThreshold: 100,
+    });
     expect(r.circuitBreaker.find('PgPaymentClient#requestPayment(String,PaymentRequest)')!.config.waitInOpenState(1)).toBe(10_000);
     expect(r.retry.find('pg')!.config.intervalFunction!(2)).toBe(750);
     expect(r.timeLimiter.find('pg')!.config.timeoutDuration).toBe(600);
@@ -102,7 +156,8 @@ describe('the fromConfig section of the README', () => {
       for (const [key, what] of Object.entries(springOnly)) if (what.startsWith('ignored')) expect(section, key).toContain(`\`${key}\``);
       for (const [option, entry] of Object.entries(options)) {
         if ('refused' in entry) expect(section, option).toContain(`\`${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}\``);
-        else if ('mapped' in entry && entry.mapped !== option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)) expect(section, option).toContain(`\`${entry.mapped}\` → \`${option}\``);
+        else if ('mapped' in entry && entry.mapped !== option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))
+          expect(section, option).toContain(`\`${entry.mapped}\` → \`${option}\``);
       }
     }
     for (const name of Object.keys(otherSections)) expect(section, name).toContain(`\`resilience4j.${name}\``);

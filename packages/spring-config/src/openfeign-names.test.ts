@@ -31,9 +31,12 @@ describe('fromConfig: a breaker named otherwise than its instance (OpenFeign)', 
     expect(breaker.config.slidingWindowSize).toBe(20);
     expect(r.circuitBreaker.get(OPENFEIGN)).toBe(breaker);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn).toHaveBeenCalledWith(`CircuitBreakerRegistry: no instance is configured for '${OPENFEIGN}'; it gets the default config (did you mean 'pg-simulator'?)`, {
-      type: 'BreakwaterConfigWarning',
-    });
+    expect(warn).toHaveBeenCalledWith(
+      `CircuitBreakerRegistry: no instance is configured for '${OPENFEIGN}'; it gets the default config (did you mean 'pg-simulator'?)`,
+      {
+        type: 'BreakwaterConfigWarning',
+      },
+    );
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'unconfiguredName', name: 'CircuitBreakerRegistry', instanceName: OPENFEIGN, closest: 'pg-simulator' });
     expect(r.circuitBreaker.get('pg-simulator').config.slidingWindowSize).toBe(5);
@@ -43,7 +46,11 @@ describe('fromConfig: a breaker named otherwise than its instance (OpenFeign)', 
   it('throws instead with onUnknownName: throw, and stays silent with ignore', () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const strict = fromConfig(yml, { onUnknownName: 'throw' });
-    expect(() => strict.circuitBreaker.get(OPENFEIGN)).toThrow(new RangeError(`CircuitBreakerRegistry: no instance is configured for '${OPENFEIGN}' (did you mean 'pg-simulator'?); configure it in instances, pass its config to get(name, config), or set onUnknownName`));
+    expect(() => strict.circuitBreaker.get(OPENFEIGN)).toThrow(
+      new RangeError(
+        `CircuitBreakerRegistry: no instance is configured for '${OPENFEIGN}' (did you mean 'pg-simulator'?); configure it in instances, pass its config to get(name, config), or set onUnknownName`,
+      ),
+    );
     expect(strict.circuitBreaker.find(OPENFEIGN)).toBeUndefined();
     expect(strict.circuitBreaker.get('pg-simulator').config.failureRateThreshold).toBe(60);
     fromConfig(yml, { onUnknownName: 'ignore' }).circuitBreaker.get(OPENFEIGN);
@@ -60,7 +67,9 @@ describe('fromConfig: a breaker named otherwise than its instance (OpenFeign)', 
   });
 
   it('refuses a bad onUnknownName or env', () => {
-    expect(() => fromConfig(yml, { onUnknownName: 'loud' as never })).toThrow("fromConfig: options.onUnknownName must be one of 'ignore', 'warn', 'throw', got 'loud'");
+    expect(() => fromConfig(yml, { onUnknownName: 'loud' as never })).toThrow(
+      "fromConfig: options.onUnknownName must be one of 'ignore', 'warn', 'throw', got 'loud'",
+    );
     expect(() => fromConfig(yml, { env: 'PATH' as never })).toThrow("fromConfig: options.env must be an object of strings (like process.env), got 'PATH'");
   });
 });

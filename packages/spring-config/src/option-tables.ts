@@ -28,14 +28,16 @@ export type OptionSource =
 type OptionTable<L extends readonly string[]> = { readonly [K in L[number]]: OptionSource };
 
 /** The option is given by the Spring property `spring`, read as `kind`. */
-const springKey = (spring: string, kind: ValueKind, values?: readonly string[]): OptionSource => (values === undefined ? { spring, kind } : { spring, kind, values });
+const springKey = (spring: string, kind: ValueKind, values?: readonly string[]): OptionSource =>
+  values === undefined ? { spring, kind } : { spring, kind, values };
 /** The option is given by a property of Breakwater's own, which Resilience4j's Spring properties do not have. */
 const breakwaterOnly = (spring: string, kind: ValueKind): OptionSource => ({ spring, kind, breakwaterOnly: true });
 /** The `clock` option of every kind: from `fromConfig`'s options. */
 const CLOCK_FROM_OPTIONS: OptionSource = { fromOptions: 'clock' };
 
 /** Why the health-indicator properties are read and ignored. */
-export const NO_HEALTH_INDICATOR = 'a Spring Boot Actuator health indicator; every component is already in Breakwater\'s health() with no switch (allow-health-indicator-to-fail is read: it lets an OPEN breaker make the whole DOWN)';
+export const NO_HEALTH_INDICATOR =
+  "a Spring Boot Actuator health indicator; every component is already in Breakwater's health() with no switch (allow-health-indicator-to-fail is read: it lets an OPEN breaker make the whole DOWN)";
 /** Why `event-consumer-buffer-size` is read and ignored. */
 export const NO_EVENT_BUFFER = 'the size of the Actuator’s event buffer; there is no Actuator here (subscribe with on(…))';
 
@@ -75,7 +77,10 @@ export const RETRY_TABLE = {
   failAfterMaxAttempts: springKey('failAfterMaxAttempts', 'boolean'),
   consumeResultBeforeRetryAttempt: springKey('consumeResultBeforeRetryAttempt', 'function'),
   retryCallNotPermitted: breakwaterOnly('retryCallNotPermitted', 'boolean'),
-  budget: { refused: 'a RetryBudget is a live object shared by several retries, which a config file cannot hold: create that Retry in code (new Retry(name, { budget, … }))' },
+  budget: {
+    refused:
+      'a RetryBudget is a live object shared by several retries, which a config file cannot hold: create that Retry in code (new Retry(name, { budget, … }))',
+  },
   clock: CLOCK_FROM_OPTIONS,
   random: { refused: 'a source of randomness is code, not configuration: create that Retry in code (new Retry(name, { random, … }))' },
 } as const satisfies OptionTable<typeof RETRY_OPTIONS>;

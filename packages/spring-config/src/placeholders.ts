@@ -21,7 +21,10 @@ export interface PlaceholderSources {
  */
 export function resolvePlaceholders(path: string, x: unknown, sources: PlaceholderSources): unknown {
   if (typeof x === 'string') return x.includes('${') ? resolveText(path, x, sources, []) : x;
-  if (Array.isArray(x)) return x.some((v) => typeof v === 'string' && v.includes('${')) ? x.map((v: unknown) => (typeof v === 'string' ? resolvePlaceholders(path, v, sources) : v)) : x;
+  if (Array.isArray(x))
+    return x.some((v) => typeof v === 'string' && v.includes('${'))
+      ? x.map((v: unknown) => (typeof v === 'string' ? resolvePlaceholders(path, v, sources) : v))
+      : x;
   if (!isPlainObject(x)) return x;
   const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(x)) out[key] = resolvePlaceholders(childPath(path, key), value, sources);
@@ -70,7 +73,10 @@ function resolveOne(at: string, inner: string, sources: PlaceholderSources, stac
   const found = lookUp(name, sources);
   if (found !== undefined) return resolveText(at, found, sources, [...stack, name]);
   if (colon >= 0) return resolveText(at, inner.slice(colon + 1), sources, stack);
-  return failAt(at, `placeholder '\${${inner}}' has no value: '${name}' is not in env nor a property of the file, and it has no default (write '\${${name}:<default>}')`);
+  return failAt(
+    at,
+    `placeholder '\${${inner}}' has no value: '${name}' is not in env nor a property of the file, and it has no default (write '\${${name}:<default>}')`,
+  );
 }
 
 /** The index of the `:` that starts the default (the first one outside a nested placeholder), or -1. */

@@ -53,7 +53,9 @@ resilience4j:
   it('refuses a misspelt or ill-typed metrics key, naming its path', () => {
     expect(() => fromConfig({ retry: { metrics: { enable: true } } })).toThrow("fromConfig: retry.metrics.enable: unknown key, did you mean 'enabled'?");
     expect(() => fromConfig({ retry: { metrics: { enabled: 'maybe' } } })).toThrow("fromConfig: retry.metrics.enabled: must be true or false, got 'maybe'");
-    expect(() => fromConfig({ retry: { metrics: { legacy: { enabled: 'sure' } } } })).toThrow("fromConfig: retry.metrics.legacy.enabled: must be true or false, got 'sure'");
+    expect(() => fromConfig({ retry: { metrics: { legacy: { enabled: 'sure' } } } })).toThrow(
+      "fromConfig: retry.metrics.legacy.enabled: must be true or false, got 'sure'",
+    );
   });
 
   it('lists the ignored keys of the JVM-only sections and the section tags in notes', () => {
@@ -95,7 +97,8 @@ resilience4j.circuitbreaker.instances.pg:
   });
 
   it('finds a dotted name in env as Spring does (pg.attempts → PG_ATTEMPTS), nests defaults, and keeps \\${ as text', () => {
-    const attempts = (value: string, env: Record<string, string>) => fromConfig({ retry: { instances: { pg: { 'max-attempts': value } } } }, { env }).retry.find('pg')!.config.maxAttempts;
+    const attempts = (value: string, env: Record<string, string>) =>
+      fromConfig({ retry: { instances: { pg: { 'max-attempts': value } } } }, { env }).retry.find('pg')!.config.maxAttempts;
     expect(attempts('${pg.attempts}', { PG_ATTEMPTS: '6' })).toBe(6);
     expect(attempts('${pg.max-attempts}', { PG_MAX_ATTEMPTS: '6' })).toBe(6);
     expect(attempts('${A:${B:5}}', {})).toBe(5);
@@ -176,21 +179,35 @@ resilience4j:
     expect(r.aspectOrder.map((a) => a.kind)).toEqual(['bulkhead', 'circuitBreaker', 'retry', 'rateLimiter', 'timeLimiter']);
     expect(r.aspectOrder[0]).toEqual({ kind: 'bulkhead', order: -5 });
     expect(r.notes).toEqual([
-      { path: 'resilience4j.circuitbreaker.circuit-breaker-aspect-order', message: expect.stringMatching(/^read into aspectOrder: fromConfig builds no pipeline/) },
+      {
+        path: 'resilience4j.circuitbreaker.circuit-breaker-aspect-order',
+        message: expect.stringMatching(/^read into aspectOrder: fromConfig builds no pipeline/),
+      },
       { path: 'resilience4j.retry.retryAspectOrder', message: expect.stringMatching(/^read into aspectOrder/) },
       { path: 'resilience4j.bulkhead.bulkhead-aspect-order', message: expect.stringMatching(/^read into aspectOrder/) },
     ]);
   });
 
   it('refuses an order that is not a Java int', () => {
-    expect(() => fromConfig({ retry: { 'retry-aspect-order': 1.5 } })).toThrow('fromConfig: retry.retry-aspect-order: must be an integer in [-2147483648, 2147483647] (a Java int), got 1.5');
-    expect(() => fromConfig({ retry: { 'retry-aspect-order': 2 ** 31 } })).toThrow('fromConfig: retry.retry-aspect-order: must be an integer in [-2147483648, 2147483647] (a Java int), got 2147483648');
+    expect(() => fromConfig({ retry: { 'retry-aspect-order': 1.5 } })).toThrow(
+      'fromConfig: retry.retry-aspect-order: must be an integer in [-2147483648, 2147483647] (a Java int), got 1.5',
+    );
+    expect(() => fromConfig({ retry: { 'retry-aspect-order': 2 ** 31 } })).toThrow(
+      'fromConfig: retry.retry-aspect-order: must be an integer in [-2147483648, 2147483647] (a Java int), got 2147483648',
+    );
   });
 
   it('says when two aspects share an order (Spring leaves their order undefined)', () => {
     const r = fromConfig({ retry: { 'retry-aspect-order': 7 }, circuitbreaker: { 'circuit-breaker-aspect-order': 7 } });
-    expect(r.aspectOrder.slice(0, 2)).toEqual([{ kind: 'retry', order: 7 }, { kind: 'circuitBreaker', order: 7 }]);
-    expect(r.notes.at(-1)).toEqual({ path: 'circuitbreaker.circuit-breaker-aspect-order', message: "retry and circuitBreaker have the same aspect order 7: Spring leaves their order undefined; aspectOrder keeps Resilience4j's default order between them" });
+    expect(r.aspectOrder.slice(0, 2)).toEqual([
+      { kind: 'retry', order: 7 },
+      { kind: 'circuitBreaker', order: 7 },
+    ]);
+    expect(r.notes.at(-1)).toEqual({
+      path: 'circuitbreaker.circuit-breaker-aspect-order',
+      message:
+        "retry and circuitBreaker have the same aspect order 7: Spring leaves their order undefined; aspectOrder keeps Resilience4j's default order between them",
+    });
   });
 });
 
@@ -217,7 +234,9 @@ describe('fromConfig: size and shape of the input', () => {
     pg['self'] = pg;
     const error = thrown(() => fromConfig({ resilience4j: { retry: { instances: { pg } } } }));
     expect(error).toBeInstanceOf(TypeError);
-    expect(error.message).toBe('fromConfig: resilience4j.retry.instances.pg.self: refers back to resilience4j.retry.instances.pg (a cyclic object cannot be a config)');
+    expect(error.message).toBe(
+      'fromConfig: resilience4j.retry.instances.pg.self: refers back to resilience4j.retry.instances.pg (a cyclic object cannot be a config)',
+    );
     const top: Record<string, unknown> = {};
     top['retry'] = { configs: top };
     expect(() => fromConfig(top)).toThrow('fromConfig: retry.configs: refers back to (root) (a cyclic object cannot be a config)');
@@ -226,7 +245,8 @@ describe('fromConfig: size and shape of the input', () => {
   it('follows a placeholder into a cyclic object next to resilience4j only as far as its name goes', () => {
     const server: Record<string, unknown> = { port: 8 };
     server['self'] = server;
-    const attempts = (value: string) => fromConfig({ server, resilience4j: { retry: { instances: { pg: { 'max-attempts': value } } } } }, { env: {} }).retry.find('pg')!.config.maxAttempts;
+    const attempts = (value: string) =>
+      fromConfig({ server, resilience4j: { retry: { instances: { pg: { 'max-attempts': value } } } } }, { env: {} }).retry.find('pg')!.config.maxAttempts;
     expect(attempts('${server.self.self.port}')).toBe(8);
     expect(attempts('${server.self.self.nothing:3}')).toBe(3);
   });

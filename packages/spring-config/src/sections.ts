@@ -8,8 +8,16 @@ import { RATE_LIMITER_OPTIONS, RateLimiterRegistry } from '@breakwater/rate-limi
 import { RETRY_OPTIONS, RetryRegistry } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS, TimeLimiterRegistry } from '@breakwater/time-limiter';
 import {
-  BULKHEAD_TABLE, CIRCUIT_BREAKER_TABLE, NO_EVENT_BUFFER, NO_HEALTH_INDICATOR, POOL_BULKHEAD_TABLE, RATE_LIMITER_TABLE, RETRY_TABLE, TIME_LIMITER_TABLE,
-  type OptionSource, type ValueKind,
+  BULKHEAD_TABLE,
+  CIRCUIT_BREAKER_TABLE,
+  NO_EVENT_BUFFER,
+  NO_HEALTH_INDICATOR,
+  POOL_BULKHEAD_TABLE,
+  RATE_LIMITER_TABLE,
+  RETRY_TABLE,
+  TIME_LIMITER_TABLE,
+  type OptionSource,
+  type ValueKind,
 } from './option-tables.js';
 import { kebabCase, relaxedName } from './relaxed-binding.js';
 import type { BreakwaterRegistries } from './types.js';
@@ -75,7 +83,13 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     },
     aliases: ['backends'],
     aspectOrder: 'circuitBreakerAspectOrder',
-    wait: { from: 'waitDurationInOpenState', to: 'waitIntervalFunctionInOpenState', max: 'exponentialMaxWaitDurationInOpenState', initial: 60_000, exclusiveFlags: true },
+    wait: {
+      from: 'waitDurationInOpenState',
+      to: 'waitIntervalFunctionInOpenState',
+      max: 'exponentialMaxWaitDurationInOpenState',
+      initial: 60_000,
+      exclusiveFlags: true,
+    },
     registry: (o) => new CircuitBreakerRegistry(o),
   },
   {
@@ -123,7 +137,10 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     table: POOL_BULKHEAD_TABLE,
     springOnly: {
       keepAliveDuration: { ignored: 'how long idle JVM threads live; a PoolBulkhead has async slots, not threads' },
-      contextPropagators: { ignored: 'JVM thread-locals copied to the pool’s threads; a PoolBulkhead call runs on the caller’s event loop, where AsyncLocalStorage already follows it' },
+      contextPropagators: {
+        ignored:
+          'JVM thread-locals copied to the pool’s threads; a PoolBulkhead call runs on the caller’s event loop, where AsyncLocalStorage already follows it',
+      },
       eventConsumerBufferSize: { ignored: NO_EVENT_BUFFER },
     },
     aliases: ['backends'],
@@ -150,7 +167,10 @@ const SECTION_SPECS: readonly SectionSpec[] = [
 export const OTHER_SECTIONS: Readonly<Record<string, { readonly ignored: string } | { readonly refused: string }>> = {
   thread: { ignored: 'the JVM thread type (platform or virtual); Node has one event loop' },
   scheduled: { ignored: 'the JVM executor of asynchronous retries; Node’s timers need none' },
-  micrometer: { refused: 'Breakwater has no Timer (resilience4j-micrometer’s timed calls): remove this section, or delete it from the parsed object before calling fromConfig' },
+  micrometer: {
+    refused:
+      'Breakwater has no Timer (resilience4j-micrometer’s timed calls): remove this section, or delete it from the parsed object before calling fromConfig',
+  },
 };
 
 /** What a Spring property of a section is, and so how it is read. */
@@ -178,10 +198,24 @@ function deriveRules(spec: SectionSpec): Map<string, PropertyRule> {
   };
   const sources = spec.options.map((option) => [option, spec.table[option] ?? { refused: `fromConfig does not map the ${option} option` }] as const);
   for (const [option, source] of sources) {
-    if ('spring' in source) add(source.spring, { type: 'option', spring: source.spring, option, kind: source.kind, ...(source.values === undefined ? {} : { values: source.values }) });
+    if ('spring' in source)
+      add(source.spring, {
+        type: 'option',
+        spring: source.spring,
+        option,
+        kind: source.kind,
+        ...(source.values === undefined ? {} : { values: source.values }),
+      });
   }
   for (const [spring, only] of Object.entries(spec.springOnly)) {
-    add(spring, 'backoff' in only ? { type: 'backoff', spring, kind: only.backoff } : 'ignored' in only ? { type: 'ignored', spring, reason: only.ignored } : { type: 'lenientClasses', spring });
+    add(
+      spring,
+      'backoff' in only
+        ? { type: 'backoff', spring, kind: only.backoff }
+        : 'ignored' in only
+          ? { type: 'ignored', spring, reason: only.ignored }
+          : { type: 'lenientClasses', spring },
+    );
   }
   for (const [option, source] of sources) {
     const reason =

@@ -20,14 +20,20 @@ describe('fromConfig on a whole application.yml', () => {
       {
         resilience4j: {
           bulkhead: { instances: { quiet: { 'max-concurrent-calls': 0, 'writable-stack-trace-enabled': false }, loud: { 'max-concurrent-calls': 0 } } },
-          'thread-pool-bulkhead': { instances: { quiet: { 'max-thread-pool-size': 1, 'core-thread-pool-size': 1, 'queue-capacity': 0, 'writable-stack-trace-enabled': 'false' } } },
+          'thread-pool-bulkhead': {
+            instances: { quiet: { 'max-thread-pool-size': 1, 'core-thread-pool-size': 1, 'queue-capacity': 0, 'writable-stack-trace-enabled': 'false' } },
+          },
           ratelimiter: { instances: { quiet: { 'limit-for-period': 1, 'timeout-duration': 0, writableStackTraceEnabled: false } } },
           circuitbreaker: { instances: { quiet: { 'initial-state': 'FORCED_OPEN', 'writable-stack-trace-enabled': false } } },
         },
       },
       { clock },
     );
-    const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('the call ran'), (e: unknown) => e);
+    const rejection = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.fail('the call ran'),
+        (e: unknown) => e,
+      );
 
     const quiet = await rejection(r.bulkhead.find('quiet')!.execute(() => 1));
     expect(quiet).toBeInstanceOf(BulkheadFullError);
@@ -53,28 +59,39 @@ describe('fromConfig on a whole application.yml', () => {
   });
 
   it('takes the legacy names of instances (backends, limiters), and refuses one instance under both', () => {
-    const r = fromConfig({ resilience4j: { retry: { backends: { pg: { 'max-attempts': 2 } } }, ratelimiter: { limiters: { partner: { 'limit-for-period': 3 } } } } });
+    const r = fromConfig({
+      resilience4j: { retry: { backends: { pg: { 'max-attempts': 2 } } }, ratelimiter: { limiters: { partner: { 'limit-for-period': 3 } } } },
+    });
     expect(r.retry.find('pg')!.config.maxAttempts).toBe(2);
     expect(r.rateLimiter.find('partner')!.metrics.availablePermissions).toBe(3);
-    expect(() => fromConfig({ retry: { instances: { pg: {} }, backends: { pg: {} } } })).toThrow('fromConfig: retry.backends.pg: is given twice (also as retry.instances.pg)');
+    expect(() => fromConfig({ retry: { instances: { pg: {} }, backends: { pg: {} } } })).toThrow(
+      'fromConfig: retry.backends.pg: is given twice (also as retry.instances.pg)',
+    );
   });
 
   it('ignores the JVM-only sections of resilience4j and refuses a Timer, saying why', () => {
     expect(() => fromConfig({ resilience4j: { thread: { type: 'virtual' }, scheduled: { executor: { 'core-thread-pool-size': 4 } } } })).not.toThrow();
-    expect(() => fromConfig({ resilience4j: { micrometer: { timer: { instances: { pg: {} } } } } })).toThrow('fromConfig: resilience4j.micrometer: Breakwater has no Timer');
+    expect(() => fromConfig({ resilience4j: { micrometer: { timer: { instances: { pg: {} } } } } })).toThrow(
+      'fromConfig: resilience4j.micrometer: Breakwater has no Timer',
+    );
   });
 
   it('maps interval-bi-function and consume-result-before-retry-attempt by name; the bi-function replaces an inherited wait', () => {
     const waits = (attempt: number) => attempt * 7;
     const consume = () => undefined;
     const r = fromConfig(
-      { retry: { configs: { default: { 'wait-duration': '1s', 'enable-exponential-backoff': true } }, instances: { pg: { 'interval-bi-function': 'linear', 'consume-result-before-retry-attempt': 'drain' } } } },
+      {
+        retry: {
+          configs: { default: { 'wait-duration': '1s', 'enable-exponential-backoff': true } },
+          instances: { pg: { 'interval-bi-function': 'linear', 'consume-result-before-retry-attempt': 'drain' } },
+        },
+      },
       { functions: { linear: waits, drain: consume } },
     );
     expect(r.retry.find('pg')!.config).toMatchObject({ intervalBiFunction: waits, intervalFunction: undefined, consumeResultBeforeRetryAttempt: consume });
-    expect(() => fromConfig({ retry: { instances: { pg: { 'interval-bi-function': 'linear', 'wait-duration': 5 } } } }, { functions: { linear: waits } })).toThrow(
-      'fromConfig: retry.instances.pg.interval-bi-function: and retry.instances.pg.wait-duration cannot be given together',
-    );
+    expect(() =>
+      fromConfig({ retry: { instances: { pg: { 'interval-bi-function': 'linear', 'wait-duration': 5 } } } }, { functions: { linear: waits } }),
+    ).toThrow('fromConfig: retry.instances.pg.interval-bi-function: and retry.instances.pg.wait-duration cannot be given together');
     expect(() => fromConfig({ retry: { instances: { pg: { 'interval-bi-function': 'nope' } } } })).toThrow(
       "fromConfig: retry.instances.pg.interval-bi-function: no function named 'nope': pass it in fromConfig(config, { functions: { 'nope': … } })",
     );
@@ -110,7 +127,9 @@ describe('fromConfig on a whole application.yml', () => {
     const r = fromConfig(
       {
         circuitbreaker: {
-          configs: { default: { 'ignore-class-binding-exceptions': true, 'record-exceptions': 'com.acme.GatewayException, com.acme.Gone', 'minimum-number-of-calls': 1 } },
+          configs: {
+            default: { 'ignore-class-binding-exceptions': true, 'record-exceptions': 'com.acme.GatewayException, com.acme.Gone', 'minimum-number-of-calls': 1 },
+          },
           instances: { a: {}, b: {} },
         },
       },

@@ -60,20 +60,36 @@ export function bindValue(at: string, kind: ValueKind, x: unknown, values: reado
     }
     case 'duration': {
       const ms = springDuration(x);
-      if (ms === undefined || !Number.isFinite(ms)) failAt(at, `must be a duration (ms, '500ms', '10s', '2S', '1d' or ISO-8601 like 'PT10S'), got ${describeFound(x)}`);
+      if (ms === undefined || !Number.isFinite(ms))
+        failAt(at, `must be a duration (ms, '500ms', '10s', '2S', '1d' or ISO-8601 like 'PT10S'), got ${describeFound(x)}`);
       return ms;
     }
     case 'enum': {
       // Spring's lenient enum binding: 'time_based', 'time-based', 'TimeBased' are TIME_BASED.
       const all = values ?? [];
-      const wanted = typeof x === 'string' ? x.trim().replace(/[^a-z0-9]/gi, '').toLowerCase() : undefined;
+      const wanted =
+        typeof x === 'string'
+          ? x
+              .trim()
+              .replace(/[^a-z0-9]/gi, '')
+              .toLowerCase()
+          : undefined;
       const found = all.find((v) => v.replace(/[^a-z0-9]/gi, '').toLowerCase() === wanted);
       if (found !== undefined) return found;
       const guess = typeof x === 'string' ? closestKey(x, all) : undefined;
-      return failAt(at, `must be one of ${all.map((v) => `'${v}'`).join(', ')}, got ${describeFound(x)}${guess === undefined ? '' : `; did you mean '${guess}'?`}`);
+      return failAt(
+        at,
+        `must be one of ${all.map((v) => `'${v}'`).join(', ')}, got ${describeFound(x)}${guess === undefined ? '' : `; did you mean '${guess}'?`}`,
+      );
     }
     case 'classes': {
-      const names = typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter((s) => s !== '') : x;
+      const names =
+        typeof x === 'string'
+          ? x
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : x;
       if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return failAt(at, `must be a list of class names, got ${describeFound(x)}`);
       return names;
     }

@@ -33,7 +33,10 @@ export function foldWaits(
   const randomized = backoffs.get('enableRandomizedWait');
   if (exponential?.value !== true && randomized?.value !== true) return { ...options, ...cleared, [from]: options[from] };
   if (exponential?.value === true && randomized?.value === true && wait.exclusiveFlags === true) {
-    failAt(at, `enable-exponential-backoff (${exponential.at}) and enable-randomized-wait (${randomized.at}) cannot both be true for a circuit breaker (Resilience4j refuses them together too)`);
+    failAt(
+      at,
+      `enable-exponential-backoff (${exponential.at}) and enable-randomized-wait (${randomized.at}) cannot both be true for a circuit breaker (Resilience4j refuses them together too)`,
+    );
   }
   const base = (options[from] as number | undefined) ?? initial;
   const multiplier = backoffs.get('exponentialBackoffMultiplier');
@@ -55,7 +58,15 @@ export function foldWaits(
     // Name the key the message is about.
     const message = (error as Error).message;
     const fromSetting = [...settings].find(([r]) => r.type === 'option' && r.option === from)?.[1];
-    const culprit = /multiplier/.test(message) ? multiplier : /randomizationFactor/.test(message) ? factor : /max/i.test(message) ? cap : /interval/i.test(message) ? fromSetting : undefined;
+    const culprit = /multiplier/.test(message)
+      ? multiplier
+      : /randomizationFactor/.test(message)
+        ? factor
+        : /max/i.test(message)
+          ? cap
+          : /interval/i.test(message)
+            ? fromSetting
+            : undefined;
     return failAt(culprit?.at ?? (exponential?.value === true ? exponential : randomized)!.at, message, error instanceof RangeError ? 'range' : 'type');
   }
 }

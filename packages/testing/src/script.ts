@@ -23,7 +23,10 @@ export function parseScript(script: string): ScriptStep[] {
   const tokens = script.toUpperCase().match(/[SEH]\d*(?:\.\d+)?|[^\s,]/g) ?? [];
   return tokens.map((token, i) => {
     const m = TOKEN.exec(token);
-    if (m === null) throw new TypeError(`parseScript: step ${i + 1} of '${script}' is '${token}'; use S (success), E (error) or H (hang), each optionally followed by a latency in ms`);
+    if (m === null)
+      throw new TypeError(
+        `parseScript: step ${i + 1} of '${script}' is '${token}'; use S (success), E (error) or H (hang), each optionally followed by a latency in ms`,
+      );
     const outcome = m[1] === 'S' ? 'success' : m[1] === 'E' ? 'error' : 'hang';
     return { outcome, latency: m[2] === undefined ? 0 : Number(m[2]) };
   });

@@ -1,18 +1,5 @@
-import {
-  onAbort,
-  TimeoutError,
-  type CallContext,
-  type Clock,
-  type EventPublisher,
-  type PolicyFn,
-  type TimerHandle,
-} from '@breakwater/core';
-import {
-  follow,
-  holdProcess,
-  NEVER_ABORTED,
-  releaseProcess,
-} from '@breakwater/core/internal';
+import { onAbort, TimeoutError, type CallContext, type Clock, type EventPublisher, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { follow, holdProcess, NEVER_ABORTED, releaseProcess } from '@breakwater/core/internal';
 import type { TimeLimiterEvents } from './events.js';
 
 /** What every call of one limiter shares: its settings, counters and events (one object per limiter). */

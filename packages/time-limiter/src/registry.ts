@@ -16,6 +16,11 @@ import { TimeLimiter } from './time-limiter.js';
 export class TimeLimiterRegistry extends Registry<TimeLimiter, TimeLimiterConfig> {
   constructor(options: RegistryOptions<TimeLimiterConfig> = {}) {
     // Each config is checked at construction (and when added), as a TimeLimiter would read it.
-    super('TimeLimiterRegistry', (name, config) => new TimeLimiter(name, config), options, (config, name) => void resolveTimeLimiterConfig(name, config));
+    super(
+      'TimeLimiterRegistry',
+      (name, config) => new TimeLimiter(name, config),
+      options,
+      (config, name) => void resolveTimeLimiterConfig(name, config),
+    );
   }
 }

@@ -96,7 +96,9 @@ describe('TimeLimiter: one abort listener per shared caller signal (contract: do
     const tl = limiter();
     const caller = new AbortController();
     const calls = Array.from({ length: 50 }, (_, i) => {
-      const c = tl.execute((ctx) => new Promise<number>((resolve) => (i % 2 === 0 ? clock.setTimeout(() => resolve(i), 10) : ctx.signal)), { signal: caller.signal });
+      const c = tl.execute((ctx) => new Promise<number>((resolve) => (i % 2 === 0 ? clock.setTimeout(() => resolve(i), 10) : ctx.signal)), {
+        signal: caller.signal,
+      });
       return c.then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),

@@ -63,14 +63,14 @@ describe('TimeLimiter on the real clock', () => {
       const error = await tl.execute(() => new Promise(() => {})).catch((e: unknown) => e);
       const elapsed = systemClock.now() - started;
       expect(error).toBeInstanceOf(TimeoutError);
-      if (elapsed < timeoutDuration || eventElapsed! < timeoutDuration) early.push(`call ${i}: ${timeoutDuration} ms timed out at ${elapsed} (event ${eventElapsed})`);
+      if (elapsed < timeoutDuration || eventElapsed! < timeoutDuration)
+        early.push(`call ${i}: ${timeoutDuration} ms timed out at ${elapsed} (event ${eventElapsed})`);
     }
     expect(early).toEqual([]);
   }, 10_000);
 });
 
 describe('TimeLimiter: what keeps the process alive', () => {
-
   it('one shared handle while races on Node-like timers are pending (any number of them), none once they have ended', async () => {
     // A VirtualClock whose timers look like Node's (they have ref): the limiter holds the process for them.
     const virtual = new VirtualClock();
@@ -81,7 +81,9 @@ describe('TimeLimiter: what keeps the process alive', () => {
     };
     const tl = new TimeLimiter('held', { clock, timeoutDuration: 100 });
     await nextTurn();
-    const calls = Array.from({ length: 10 }, (_, i) => tl.execute(() => new Promise((resolve) => virtual.setTimeout(() => resolve(i), 10 * i))).catch((e: unknown) => e));
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      tl.execute(() => new Promise((resolve) => virtual.setTimeout(() => resolve(i), 10 * i))).catch((e: unknown) => e),
+    );
     expect(keepsProcessAlive()).toBe(true);
     await virtual.advance(50); // half of them have settled
     await nextTurn();

@@ -242,10 +242,13 @@ describe("TimeLimiter: the caller's signal", () => {
     caller.abort('gone');
     let called = false;
     await expect(
-      tl.execute(() => {
-        called = true;
-        return 1;
-      }, { signal: caller.signal }),
+      tl.execute(
+        () => {
+          called = true;
+          return 1;
+        },
+        { signal: caller.signal },
+      ),
     ).rejects.toBe('gone');
     expect(called).toBe(false);
   });
@@ -319,10 +322,13 @@ describe("TimeLimiter: the caller's signal", () => {
     const tl = limiter();
     const caller = new AbortController();
     let signal: AbortSignal | undefined;
-    await tl.execute((ctx) => {
-      signal = ctx.signal;
-      return Promise.resolve(1);
-    }, { signal: caller.signal });
+    await tl.execute(
+      (ctx) => {
+        signal = ctx.signal;
+        return Promise.resolve(1);
+      },
+      { signal: caller.signal },
+    );
     caller.abort('later');
     expect(signal!.aborted).toBe(false);
   });
@@ -460,7 +466,11 @@ describe('TimeLimiter: bad configuration', () => {
   it.each([
     [{ timeoutDuration: 0 }, RangeError, "TimeLimiter 'pg': timeoutDuration must be > 0, got 0"],
     [{ timeoutDuration: -5 }, RangeError, "TimeLimiter 'pg': timeoutDuration must be > 0, got -5"],
-    [{ timeoutDuration: 'soon' }, TypeError, "TimeLimiter 'pg': timeoutDuration must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'"],
+    [
+      { timeoutDuration: 'soon' },
+      TypeError,
+      "TimeLimiter 'pg': timeoutDuration must be a duration (ms, or a string like '250ms', '10s', '1.5m', '2h'), got 'soon'",
+    ],
     [{ cancelRunningFuture: 'yes' }, TypeError, "TimeLimiter 'pg': cancelRunningFuture must be true or false, got 'yes'"],
     [{ clock: {} }, TypeError, "TimeLimiter 'pg': clock must be a Clock (now, setTimeout, clearTimeout), got an object"],
     [{ timeout: 100 }, TypeError, "TimeLimiter 'pg': unknown option 'timeout' (known options: timeoutDuration, cancelRunningFuture, clock)"],

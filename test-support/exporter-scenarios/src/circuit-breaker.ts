@@ -45,7 +45,9 @@ export async function breakerThreeCalls(add: (breaker: CircuitBreaker) => unknow
  * slow-call rate, FORCED_OPEN and back to CLOSED by hand; and `forcedOpenByFleet()`, as
  * RedisBreakerSync does.
  */
-export async function breakerOpenedByFailureRate(add: (breaker: CircuitBreaker) => unknown): Promise<{ throughEveryCause: () => Promise<void>; forcedOpenByFleet: () => void }> {
+export async function breakerOpenedByFailureRate(
+  add: (breaker: CircuitBreaker) => unknown,
+): Promise<{ throughEveryCause: () => Promise<void>; forcedOpenByFleet: () => void }> {
   const { clock, breaker } = breakerOnClock();
   add(breaker);
   for (let i = 0; i < 3; i++) breaker.onError(10, new Error('boom'));
@@ -107,7 +109,12 @@ export async function breakerOpenThenLateCalls(
  * (`stop` is what `add` returned), then `b` got. `replaceD()` gets `d`, replaces it with a new
  * breaker, records a failure on the old one and a success on the new one, and returns the new one.
  */
-export function breakerRegistryOfTwo(add: (registry: CircuitBreakerRegistry) => () => void): { breakers: CircuitBreakerRegistry; a: CircuitBreaker; stop: () => void; replaceD: () => CircuitBreaker } {
+export function breakerRegistryOfTwo(add: (registry: CircuitBreakerRegistry) => () => void): {
+  breakers: CircuitBreakerRegistry;
+  a: CircuitBreaker;
+  stop: () => void;
+  replaceD: () => CircuitBreaker;
+} {
   const clock = newClock();
   const breakers = new CircuitBreakerRegistry({ defaultConfig: { ...smallBreakerConfig, clock }, maxSize: 2 });
   const a = breakers.get('a');

@@ -13,4 +13,14 @@ export {
   timeLimiterThreeOutcomes,
   type AnyRegistry,
 } from './policies.js';
-export { breakerOnClock, breakerOpenedByFailureRate, breakerOpenThenLateCalls, breakerRegistryOfTwo, breakerThreeCalls, hundredCalls, smallBreakerConfig, spiedBreaker, type SpiedBreaker } from './circuit-breaker.js';
+export {
+  breakerOnClock,
+  breakerOpenedByFailureRate,
+  breakerOpenThenLateCalls,
+  breakerRegistryOfTwo,
+  breakerThreeCalls,
+  hundredCalls,
+  smallBreakerConfig,
+  spiedBreaker,
+  type SpiedBreaker,
+} from './circuit-breaker.js';

@@ -102,11 +102,21 @@ export type AnyRegistry = CircuitBreakerRegistry | RetryRegistry | TimeLimiterRe
  * A registry of each kind, each given to `add` and holding one instance `name`. Returns the
  * breakers (to move one) and the pools (the caller closes `pools.get(name)`).
  */
-export function everyRegistryWithOne(add: (registry: AnyRegistry) => unknown, name = 'backendA'): { breakers: CircuitBreakerRegistry; pools: PoolBulkheadRegistry } {
+export function everyRegistryWithOne(
+  add: (registry: AnyRegistry) => unknown,
+  name = 'backendA',
+): { breakers: CircuitBreakerRegistry; pools: PoolBulkheadRegistry } {
   const clock = newClock();
   const breakers = new CircuitBreakerRegistry({ defaultConfig: { clock } });
   const pools = new PoolBulkheadRegistry({ defaultConfig: { clock } });
-  for (const r of [breakers, new RetryRegistry({ defaultConfig: { clock } }), new TimeLimiterRegistry({ defaultConfig: { clock } }), new BulkheadRegistry({ defaultConfig: { clock } }), pools, new RateLimiterRegistry({ defaultConfig: { clock } })]) {
+  for (const r of [
+    breakers,
+    new RetryRegistry({ defaultConfig: { clock } }),
+    new TimeLimiterRegistry({ defaultConfig: { clock } }),
+    new BulkheadRegistry({ defaultConfig: { clock } }),
+    pools,
+    new RateLimiterRegistry({ defaultConfig: { clock } }),
+  ]) {
     add(r);
     r.get(name);
   }

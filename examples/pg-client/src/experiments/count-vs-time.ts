@@ -20,7 +20,9 @@ export interface WindowRun {
 export function runPattern(seed: number, window: 'COUNT_BASED(20)' | 'TIME_BASED(10 s)'): WindowRun {
   const result = runExperimentPipeline('count-vs-time', window, { seed });
   const resume = result.phases.at(-1)!;
-  const resumeAt = experimentPhases('count-vs-time').slice(0, -1).reduce((t, p) => t + p.durationMs, 0);
+  const resumeAt = experimentPhases('count-vs-time')
+    .slice(0, -1)
+    .reduce((t, p) => t + p.durationMs, 0);
   const pct = (n: number, of: number) => (of === 0 ? 0 : (100 * n) / of);
   return {
     window,

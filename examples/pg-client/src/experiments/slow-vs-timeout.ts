@@ -33,7 +33,15 @@ export function openedBy(seed: number, timeoutMs: number): OpenedBy {
         stateChanged: (change, view) => {
           if (change.to !== 'OPEN' || result !== undefined) return;
           const m = breaker.metrics;
-          result = { timeoutMs, openedBy: [...rates], cause: change.cause, failureRate: m.failureRate, slowCallRate: m.slowCallRate, timeouts: view.timeouts, payments: view.requests };
+          result = {
+            timeoutMs,
+            openedBy: [...rates],
+            cause: change.cause,
+            failureRate: m.failureRate,
+            slowCallRate: m.slowCallRate,
+            timeouts: view.timeouts,
+            payments: view.requests,
+          };
         },
       };
     },

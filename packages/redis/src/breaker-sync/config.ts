@@ -111,15 +111,19 @@ function isClient(value: unknown, subscriber: boolean): boolean {
 export function resolveSyncOptions(options: RedisBreakerSyncOptions | undefined): ResolvedSyncOptions {
   const read: ConfigReader<RedisBreakerSyncOptions> = ConfigReader.unnamed<RedisBreakerSyncOptions>('RedisBreakerSync', options, KEYS);
   const client = read.instance<BreakerSyncClient>('client', 'a connected node-redis client (createClient())', (v) => isClient(v, false));
-  const subscriber = read.instance<BreakerSyncSubscriber>('subscriber', 'a connected node-redis client for pub/sub (client.duplicate())', (v) => isClient(v, true));
+  const subscriber = read.instance<BreakerSyncSubscriber>('subscriber', 'a connected node-redis client for pub/sub (client.duplicate())', (v) =>
+    isClient(v, true),
+  );
   if (client === undefined) read.fail('client', 'a connected node-redis client (createClient())', client, 'type');
   if (subscriber === undefined) read.fail('subscriber', 'a connected node-redis client for pub/sub (client.duplicate())', subscriber, 'type');
-  if ((subscriber as unknown) === client) read.fail('subscriber', 'a second connection (client.duplicate()): a subscribed connection runs no commands', 'the client itself', 'type');
+  if ((subscriber as unknown) === client)
+    read.fail('subscriber', 'a second connection (client.duplicate()): a subscribed connection runs no commands', 'the client itself', 'type');
   const quorum = read.number('quorum', 1, { integer: true, gte: 1, lte: 1000 });
   const quorumWindow = read.duration('quorumWindow', 60_000, { gt: 0, lte: MAX_MS });
   const trialLease = read.has('trialLease') ? read.duration('trialLease', 0, { gte: 1, lte: MAX_MS }) : undefined;
   const keyPrefix = (options?.keyPrefix ?? 'breakwater:cb:') as unknown;
-  if (typeof keyPrefix !== 'string' || /[{}]/.test(keyPrefix)) read.fail('keyPrefix', 'a string without braces (the hash tag is added per name)', keyPrefix, 'type');
+  if (typeof keyPrefix !== 'string' || /[{}]/.test(keyPrefix))
+    read.fail('keyPrefix', 'a string without braces (the hash tag is added per name)', keyPrefix, 'type');
   const instanceId = (options?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`) as unknown;
   if (typeof instanceId !== 'string' || instanceId.length === 0) read.fail('instanceId', 'a non-empty string', instanceId, 'type');
   const commandTimeout = read.duration('commandTimeout', 250, { gt: 0, lte: MAX_MS });

@@ -16,7 +16,10 @@ describe('RedisBreakerSync docs', () => {
     }
     const index = readFileSync(new URL('index.ts', SRC), 'utf8');
     const names = [...index.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'\.\/breaker-sync\/[^']*'/g)].flatMap((m) =>
-      m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '')).filter((n) => n.length > 0),
+      m[1]!
+        .split(',')
+        .map((n) => n.trim().replace(/^type\s+/, ''))
+        .filter((n) => n.length > 0),
     );
     expect(names).toContain('RedisBreakerSync');
     expect(names.filter((n) => documented.get(n) !== true)).toEqual([]);
@@ -26,8 +29,20 @@ describe('RedisBreakerSync docs', () => {
     const readme = readFileSync(new URL('../README.md', SRC), 'utf8');
     const section = readme.slice(readme.indexOf('## RedisBreakerSync'));
     expect(section.startsWith('## RedisBreakerSync')).toBe(true);
-    for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout']) expect(section).toContain(`\`${option}\``);
-    for (const event of ['storeError', 'storeRecovered', 'peerOpened', 'fleetOpened', 'fleetClosed', 'trialStarted', 'trialAbandoned', 'overridden', 'storeValueIgnored']) expect(section).toContain(`\`${event}\``);
+    for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout'])
+      expect(section).toContain(`\`${option}\``);
+    for (const event of [
+      'storeError',
+      'storeRecovered',
+      'peerOpened',
+      'fleetOpened',
+      'fleetClosed',
+      'trialStarted',
+      'trialAbandoned',
+      'overridden',
+      'storeValueIgnored',
+    ])
+      expect(section).toContain(`\`${event}\``);
     for (const issue of ['#419', '#1284', '#675', '#89', '#287']) expect(section).toContain(issue);
   });
 

@@ -251,7 +251,8 @@ export class FleetMember {
     if (reply.kind === 'closed') this.#fleetClosed();
     else if (reply.kind === 'waiting') this.#hold(boundMs(reply.remainingMs));
     else if (reply.kind === 'leaseHeld') this.#hold(boundMs(reply.ttlMs));
-    else if (reply.kind !== 'granted') void this.read(); // an override, or a change whose notice is still on its way
+    else if (reply.kind !== 'granted')
+      void this.read(); // an override, or a change whose notice is still on its way
     else if (this.breaker.state !== 'OPEN' && this.breaker.state !== 'HALF_OPEN') {
       void this.ctx.store.run(ABANDON, this.keys, [this.ctx.instanceId]); // no longer held: let another run it
       this.#setMode('free');
@@ -356,10 +357,13 @@ export class FleetMember {
   #arm(ms: number, fn: () => void): void {
     this.#disarm();
     // systemClock's timers are unref'd: a background timer never keeps the process alive.
-    this.#timer = this.breaker.config.clock.setTimeout(() => {
-      this.#timer = undefined;
-      if (!this.#detached) fn();
-    }, Math.min(Math.max(ms, 0), MAX_MS));
+    this.#timer = this.breaker.config.clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        if (!this.#detached) fn();
+      },
+      Math.min(Math.max(ms, 0), MAX_MS),
+    );
   }
 
   #disarm(): void {

@@ -136,7 +136,7 @@ redisSuite('RedisBreakerSync protocol', () => {
     expect(await forced).toBe('fleet');
   });
 
-  it("adds one error and one ready listener to each connection (what the README says), and removes them on close", async () => {
+  it('adds one error and one ready listener to each connection (what the README says), and removes them on close', async () => {
     const { client, subscriber } = await connections(fleet.redis().url); // with the application's own error listeners
     const counts = () => [client, subscriber].map((c) => [c.listenerCount('error'), c.listenerCount('ready')]);
     const before = counts();

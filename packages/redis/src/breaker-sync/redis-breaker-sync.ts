@@ -60,17 +60,23 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
     this.#options = resolveSyncOptions(options);
     this.instanceId = this.#options.instanceId;
     this.#events = new EventPublisher(this.instanceId, this.#options.clock, `RedisBreakerSync '${this.instanceId}'`, SYNC_EVENT_TYPES);
-    this.#store = new Store(this.#options.client, this.#options.subscriber, this.#events, {
-      down: () => {
-        for (const a of this.#attached.values()) a.member.storeDown();
+    this.#store = new Store(
+      this.#options.client,
+      this.#options.subscriber,
+      this.#events,
+      {
+        down: () => {
+          for (const a of this.#attached.values()) a.member.storeDown();
+        },
+        recovered: () => {
+          for (const a of this.#attached.values()) {
+            a.member.forgetVersion();
+            void a.member.read();
+          }
+        },
       },
-      recovered: () => {
-        for (const a of this.#attached.values()) {
-          a.member.forgetVersion();
-          void a.member.read();
-        }
-      },
-    }, this.#options.commandTimeout);
+      this.#options.commandTimeout,
+    );
     const { quorum, quorumWindow } = this.#options;
     this.#ctx = { instanceId: this.instanceId, quorum, quorumWindow, store: this.#store, events: this.#events, random: this.#options.random, warn };
   }
@@ -108,7 +114,8 @@ export class RedisBreakerSync implements Observable<RedisBreakerSyncEvents> {
       await Promise.all(target.all().map((b) => this.#attachBreaker(b)));
       return;
     }
-    if (!isBreaker(target)) throw new TypeError(`RedisBreakerSync '${this.instanceId}': attach() needs a CircuitBreaker or a CircuitBreakerRegistry, got ${describeValue(target)}`);
+    if (!isBreaker(target))
+      throw new TypeError(`RedisBreakerSync '${this.instanceId}': attach() needs a CircuitBreaker or a CircuitBreakerRegistry, got ${describeValue(target)}`);
     await this.#attachBreaker(target);
   }
 

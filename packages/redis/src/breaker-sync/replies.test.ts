@@ -14,7 +14,14 @@ describe('the scripts’ replies, decoded', () => {
     expect(decodeOpened([2, 2, 120, 8, '', 2, '123', ''])).toMatchObject({ kind: 'alreadyOpen', remainingMs: 120, attempt: 2, until: '123', untilIgnored: '' });
     expect(decodeOpened([3, 0, 0, 9, '', 1, '', ''])).toEqual({ kind: 'overridden', ver: 9, ignoredOverride: '' });
     expect(decodeTryLease([0, 0, 4, 1, '', '']).kind).toBe('closed');
-    expect(decodeTryLease([1, 400, 4, 2, '', 'soon'])).toEqual({ kind: 'granted', leaseMs: 400, attempt: 2, untilIgnored: 'soon', ver: 4, ignoredOverride: '' });
+    expect(decodeTryLease([1, 400, 4, 2, '', 'soon'])).toEqual({
+      kind: 'granted',
+      leaseMs: 400,
+      attempt: 2,
+      untilIgnored: 'soon',
+      ver: 4,
+      ignoredOverride: '',
+    });
     expect(decodeTryLease([2, 50, 4, 1, '', ''])).toMatchObject({ kind: 'waiting', remainingMs: 50 });
     expect(decodeTryLease([3, 0, 4, 1, 'OPEN', '']).kind).toBe('overridden');
     expect(decodeTryLease([4, 200, 4, 1, '', ''])).toMatchObject({ kind: 'leaseHeld', ttlMs: 200 });
@@ -26,13 +33,23 @@ describe('the scripts’ replies, decoded', () => {
     expect(decodeAbandon(1)).toEqual({ kind: 'released' });
     expect(decodeAbandon(0)).toEqual({ kind: 'notHeld' });
     expect(decodeRead(['FORCED_OPEN', -1, 3, '', 1, '', ''])).toEqual({ kind: 'overridden', override: 'FORCED_OPEN', ver: 3, ignoredOverride: '' });
-    expect(decodeRead(['', 250, 3, '', 2, '99', ''])).toEqual({ kind: 'open', remainingMs: 250, attempt: 2, until: '99', untilIgnored: '', ver: 3, ignoredOverride: '' });
+    expect(decodeRead(['', 250, 3, '', 2, '99', ''])).toEqual({
+      kind: 'open',
+      remainingMs: 250,
+      attempt: 2,
+      until: '99',
+      untilIgnored: '',
+      ver: 3,
+      ignoredOverride: '',
+    });
     expect(decodeRead(['', -1, 3, 'forced', 1, '', ''])).toEqual({ kind: 'closed', ver: 3, ignoredOverride: 'forced' });
     expect(decodeOverride(12)).toEqual({ kind: 'written', ver: 12 });
   });
 
   it('a reply a script never gives throws, naming the script and what is wrong', () => {
-    expect(() => decodeOpened([4, 0, 0, 7, '', 1, '', ''])).toThrow("RedisBreakerSync: unexpected reply to opened: it [0] is 4, not an integer in [0, 3], which the script never answers");
+    expect(() => decodeOpened([4, 0, 0, 7, '', 1, '', ''])).toThrow(
+      'RedisBreakerSync: unexpected reply to opened: it [0] is 4, not an integer in [0, 3], which the script never answers',
+    );
     expect(() => decodeOpened(['0', 1, 0, 7, '', 1, '', ''])).toThrow(/opened: it \[0\] is '0'/);
     expect(() => decodeOpened([0, 1, 0, 7, '', 1, ''])).toThrow(/has 7 elements, not 8/);
     expect(() => decodeTryLease([1, 1.5, 4, 1, '', ''])).toThrow(/tryLease: it \[1\] is 1.5/);

@@ -17,7 +17,14 @@ export type OpenedReply = StateRead &
   (
     | { readonly kind: 'recorded'; readonly count: number }
     | { readonly kind: 'fleetOpened'; readonly count: number; readonly waitMs: number; readonly attempt: number }
-    | { readonly kind: 'alreadyOpen'; readonly count: number; readonly remainingMs: number; readonly attempt: number; readonly until: string; readonly untilIgnored: string }
+    | {
+        readonly kind: 'alreadyOpen';
+        readonly count: number;
+        readonly remainingMs: number;
+        readonly attempt: number;
+        readonly until: string;
+        readonly untilIgnored: string;
+      }
     | { readonly kind: 'overridden' }
   );
 

@@ -106,7 +106,11 @@ function script<R>(name: string, keys: (k: BreakerKeys) => string[], decode: (ra
  * fleet opened now, 2 the fleet was already open, 3 an operator override holds the fleet (nothing
  * recorded).
  */
-export const OPENED = script('opened', (k) => [k.state, k.opened], decodeOpened, `
+export const OPENED = script(
+  'opened',
+  (k) => [k.state, k.opened],
+  decodeOpened,
+  `
 local version = readVersion(KEYS[1])
 local activeOverride, ignoredOverride = override(KEYS[1])
 -- An operator's override holds the fleet: nothing is recorded.
@@ -132,7 +136,8 @@ end
 -- Below quorum: recorded, and told to the others.
 redis.call('PUBLISH', ARGV[5], cjson.encode({t = 'opened', from = ARGV[1], count = count, ver = version}))
 return {0, count, 0, version, ignoredOverride, 1, '', ''}
-`);
+`,
+);
 
 /**
  * The fleet's wait may be over: try to take the trial lease. ARGV: instanceId, lease ms, cap ms
@@ -144,7 +149,11 @@ return {0, count, 0, version, ignoredOverride, 1, '', ''}
  * instance's own lease, is cut to that), 5 the state changed since the instance's `ver` (read it);
  * `attempt` is the fleet's opening attempt (what a failed trial's next wait follows).
  */
-export const TRY_LEASE = script('tryLease', (k) => [k.state, k.lease], decodeTryLease, `
+export const TRY_LEASE = script(
+  'tryLease',
+  (k) => [k.state, k.lease],
+  decodeTryLease,
+  `
 local version = readVersion(KEYS[1])
 local activeOverride, ignoredOverride = override(KEYS[1])
 -- The state changed since the instance read it: it reads it again.
@@ -173,7 +182,8 @@ if ttl < 0 or ttl > lease then
   ttl = lease
 end
 return {4, ttl, version, attempt, ignoredOverride, ignoredUntil}
-`);
+`,
+);
 
 /**
  * The lease holder's trial decided. ARGV: instanceId, 'CLOSED' | 'OPEN', wait ms (of the next
@@ -182,7 +192,11 @@ return {4, ttl, version, attempt, ignoredOverride, ignoredUntil}
  * frees the lease; either is published.
  * Returns {status, remaining ms, ver}: 0 the lease was lost (nothing changed), 1 published.
  */
-export const DECIDE = script('decide', (k) => [k.state, k.opened, k.lease], decodeDecide, `
+export const DECIDE = script(
+  'decide',
+  (k) => [k.state, k.opened, k.lease],
+  decodeDecide,
+  `
 -- The lease is no longer this instance's: nothing changes.
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('DEL', KEYS[3])
@@ -200,26 +214,37 @@ local attempt = math.min(attemptOf(redis.call('HGET', KEYS[1], 'attempt')) + 1, 
 redis.call('HSET', KEYS[1], 'until', now + wait, 'attempt', attempt)
 redis.call('PUBLISH', ARGV[4], cjson.encode({t = 'open', from = ARGV[1], remaining = wait, ver = version, count = 0}))
 return {1, wait, version}
-`);
+`,
+);
 
 /**
  * The holder's trial call is still running: it keeps the lease another lease (compare and
  * PEXPIRE). ARGV: instanceId, lease ms. Returns {1} if it still held it, {0} if it was lost.
  */
-export const RENEW = script('renew', (k) => [k.lease], decodeRenew, `
+export const RENEW = script(
+  'renew',
+  (k) => [k.lease],
+  decodeRenew,
+  `
 -- The lease was lost (expired, taken, deleted).
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
 -- Still this instance's: another lease from now.
 redis.call('PEXPIRE', KEYS[1], duration(ARGV[2]))
 return {1}
-`);
+`,
+);
 
 /** A holder gives its lease back without a decision (compare and delete). ARGV: instanceId. Returns 1 if it held it. */
-export const ABANDON = script('abandon', (k) => [k.lease], decodeAbandon, `
+export const ABANDON = script(
+  'abandon',
+  (k) => [k.lease],
+  decodeAbandon,
+  `
 -- Only the holder frees the lease.
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
-`);
+`,
+);
 
 /**
  * The fleet state, read when an instance attaches, when Redis comes back, and on a notice. Returns
@@ -227,20 +252,29 @@ return 0
  * until as stored, until not believed}. The instance checks `remaining` against its own wait at
  * `attempt` (a script cannot run the wait function).
  */
-export const READ = script('read', (k) => [k.state], decodeRead, `
+export const READ = script(
+  'read',
+  (k) => [k.state],
+  decodeRead,
+  `
 local version = readVersion(KEYS[1])
 local activeOverride, ignoredOverride = override(KEYS[1])
 local remaining, ignoredUntil, storedUntil = timeLeft(KEYS[1], MAXMS)
 -- Not open: remaining -1.
 return {activeOverride, remaining or -1, version, ignoredOverride, attemptOf(redis.call('HGET', KEYS[1], 'attempt')), storedUntil, ignoredUntil}
-`);
+`,
+);
 
 /**
  * An operator's override. ARGV: 'FORCED_OPEN' | 'DISABLED' | '' (release), channel. Any of them
  * clears the fleet's opening (state, openings, lease): an override replaces it, a release starts
  * the fleet afresh. Returns ver.
  */
-export const OVERRIDE = script('override', (k) => [k.state, k.opened, k.lease], decodeOverride, `
+export const OVERRIDE = script(
+  'override',
+  (k) => [k.state, k.opened, k.lease],
+  decodeOverride,
+  `
 if ARGV[1] == '' then
   -- A release: no override.
   redis.call('HDEL', KEYS[1], 'override')
@@ -254,4 +288,5 @@ redis.call('DEL', KEYS[2], KEYS[3])
 local version = bumpVersion(KEYS[1], readVersion(KEYS[1]))
 redis.call('PUBLISH', ARGV[2], cjson.encode({t = 'override', state = ARGV[1], ver = version}))
 return version
-`);
+`,
+);

@@ -20,7 +20,15 @@ export interface AnswersOptions {
   /** A reply says the key was lost mid-use (first report of that loss by this instance), noticed in `cycle`. */
   readonly lost: (cycle: number) => void;
   /** Waits on the clock for a reservation's permits (the limiter's `Waiters.wait`). */
-  readonly wait: (permits: number, seq: number, generation: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal) => Promise<void> | undefined;
+  readonly wait: (
+    permits: number,
+    seq: number,
+    generation: number,
+    releaseAt: number,
+    grantCycle: number,
+    waitMs: number,
+    signal: AbortSignal,
+  ) => Promise<void> | undefined;
 }
 
 /**

@@ -42,7 +42,15 @@ redisSuite('RedisRateLimiter batches on a real redis-server', () => {
   afterAll(() => stopWithClient(redis, client));
 
   function limiter(over: ScriptClient, config: Partial<RedisRateLimiterConfig> = {}): RedisRateLimiter {
-    return new RedisRateLimiter(uniqueName('batch'), { client: over, limitForPeriod: 3, limitRefreshPeriod: 1000, timeoutDuration: 2500, clock, time: () => clock.now(), ...config });
+    return new RedisRateLimiter(uniqueName('batch'), {
+      client: over,
+      limitForPeriod: 3,
+      limitRefreshPeriod: 1000,
+      timeoutDuration: 2500,
+      clock,
+      time: () => clock.now(),
+      ...config,
+    });
   }
 
   it('N concurrent calls of one tick are one EVALSHA and get exactly what the same calls one after another get', async () => {
@@ -71,7 +79,12 @@ redisSuite('RedisRateLimiter batches on a real redis-server', () => {
     const acquires = counting(client);
     const rl = limiter(acquires);
     const settled: string[] = [];
-    const calls = Array.from({ length: 10 }, (_, i) => rl.acquirePermission().then(() => settled.push(`ok${i}`), (e: Error) => settled.push(`${e.name}${i}`)));
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      rl.acquirePermission().then(
+        () => settled.push(`ok${i}`),
+        (e: Error) => settled.push(`${e.name}${i}`),
+      ),
+    );
     await until(() => rl.metrics.numberOfWaitingCalls === 6);
     expect(acquires.evalShas).toBe(1);
     // 3 per cycle: waits 0 ×3, 1000 ×3, 2000 ×3, and 3000 > 2500 refused.
@@ -155,35 +168,49 @@ describe('RedisRateLimiter batches when Redis does not answer', () => {
   const TIMEOUT = 100;
   const SLACK = 600;
 
-  it.each(['fail-open', 'fail-closed', 'local'] as const)('%s: every caller of a batch that gets no answer goes to the fallback exactly once, within commandTimeout', async (mode) => {
-    let sent = 0;
-    const hung: ScriptClient = { isReady: true, evalSha: () => (sent++, new Promise(() => {})), eval: () => new Promise(() => {}) };
-    const rl = new RedisRateLimiter(uniqueName(mode), { client: hung, onStoreError: mode, limitForPeriod: 4, localLimitForPeriod: 4, timeoutDuration: 0, commandTimeout: TIMEOUT });
-    const events: string[] = [];
-    rl.on('*', (e) => events.push(e.type));
-    const t0 = performance.now();
-    const outcomes = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        rl.acquirePermission().then(
-          () => ({ ok: true, ms: performance.now() - t0 }),
-          (e: unknown) => ({ ok: false, e, ms: performance.now() - t0 }),
+  it.each(['fail-open', 'fail-closed', 'local'] as const)(
+    '%s: every caller of a batch that gets no answer goes to the fallback exactly once, within commandTimeout',
+    async (mode) => {
+      let sent = 0;
+      const hung: ScriptClient = { isReady: true, evalSha: () => (sent++, new Promise(() => {})), eval: () => new Promise(() => {}) };
+      const rl = new RedisRateLimiter(uniqueName(mode), {
+        client: hung,
+        onStoreError: mode,
+        limitForPeriod: 4,
+        localLimitForPeriod: 4,
+        timeoutDuration: 0,
+        commandTimeout: TIMEOUT,
+      });
+      const events: string[] = [];
+      rl.on('*', (e) => events.push(e.type));
+      const t0 = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          rl.acquirePermission().then(
+            () => ({ ok: true, ms: performance.now() - t0 }),
+            (e: unknown) => ({ ok: false, e, ms: performance.now() - t0 }),
+          ),
         ),
-      ),
-    );
-    expect(sent).toBe(1);
-    for (const o of outcomes) expect(o.ms).toBeLessThan(TIMEOUT + SLACK);
-    for (const o of outcomes) expect(o.ms).toBeGreaterThanOrEqual(TIMEOUT - 5);
-    expect(events.filter((t) => t === 'storeError')).toHaveLength(1);
-    const granted = events.filter((t) => t === 'successfulAcquire').length;
-    const refused = events.filter((t) => t === 'failedAcquire').length;
-    expect(granted + refused).toBe(6); // each caller decided once
-    if (mode === 'fail-open') expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true, true]);
-    if (mode === 'fail-closed') for (const o of outcomes) expect((o as { e: unknown }).e).toBeInstanceOf(StoreUnavailableError);
-    if (mode === 'local') expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, false, false]);
-  });
+      );
+      expect(sent).toBe(1);
+      for (const o of outcomes) expect(o.ms).toBeLessThan(TIMEOUT + SLACK);
+      for (const o of outcomes) expect(o.ms).toBeGreaterThanOrEqual(TIMEOUT - 5);
+      expect(events.filter((t) => t === 'storeError')).toHaveLength(1);
+      const granted = events.filter((t) => t === 'successfulAcquire').length;
+      const refused = events.filter((t) => t === 'failedAcquire').length;
+      expect(granted + refused).toBe(6); // each caller decided once
+      if (mode === 'fail-open') expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true, true]);
+      if (mode === 'fail-closed') for (const o of outcomes) expect((o as { e: unknown }).e).toBeInstanceOf(StoreUnavailableError);
+      if (mode === 'local') expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, false, false]);
+    },
+  );
 
   it('a batch whose connection fails is a store error for each caller once (the error, not a timeout)', async () => {
-    const failing: ScriptClient = { isReady: true, evalSha: () => Promise.reject(new Error('connection lost')), eval: () => Promise.reject(new Error('unused')) };
+    const failing: ScriptClient = {
+      isReady: true,
+      evalSha: () => Promise.reject(new Error('connection lost')),
+      eval: () => Promise.reject(new Error('unused')),
+    };
     const rl = new RedisRateLimiter(uniqueName('lost'), { client: failing, onStoreError: 'fail-closed', commandTimeout: 10_000 });
     const results = await Promise.allSettled([rl.acquirePermission(), rl.reservePermission(), rl.acquirePermission(2), rl.drainPermissions()]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'rejected', 'fulfilled']);

@@ -81,7 +81,8 @@ export class Batch implements ReplyCheck {
   argv(minTtl: string, view: StateView): string[] {
     const h = this.header;
     const calls = this.calls;
-    if (calls.length === 1 && calls[0]!.kind !== 'giveBack') return [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, view.generationArg, view.seenArg, view.untilArg, calls[0]!.code];
+    if (calls.length === 1 && calls[0]!.kind !== 'giveBack')
+      return [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, view.generationArg, view.seenArg, view.untilArg, calls[0]!.code];
     const argv = [h.limitArg, h.periodArg, minTtl, this.now, h.timeoutArg, view.generationArg, view.seenArg, view.untilArg];
     for (const call of calls) {
       argv.push(call.code);

@@ -23,6 +23,8 @@ export function checkRepresentable(source: string, what: string, permits: number
   if (permits <= limit) return;
   const most = maxPermits(limit, period);
   if (permits > most) {
-    throw new RangeError(`${source}: ${what} must be at most ${most} (a wait of at most ${MAX_WAIT_MS} ms at ${limit} per ${period} ms, what the store can represent), got ${String(permits)}`);
+    throw new RangeError(
+      `${source}: ${what} must be at most ${most} (a wait of at most ${MAX_WAIT_MS} ms at ${limit} per ${period} ms, what the store can represent), got ${String(permits)}`,
+    );
   }
 }

@@ -73,7 +73,15 @@ redisClusterSuite('RedisRateLimiter on a real Redis Cluster', () => {
   });
 
   function limiter(name: string, over: ScriptClient = client, config: Partial<RedisRateLimiterConfig> = {}): RedisRateLimiter {
-    return new RedisRateLimiter(name, { client: over, limitForPeriod: 3, limitRefreshPeriod: 1000, timeoutDuration: 0, clock, time: () => clock.now(), ...config });
+    return new RedisRateLimiter(name, {
+      client: over,
+      limitForPeriod: 3,
+      limitRefreshPeriod: 1000,
+      timeoutDuration: 0,
+      clock,
+      time: () => clock.now(),
+      ...config,
+    });
   }
 
   /** The node (port) that owns the limiter named `name`'s key, checked against the server's CLUSTER KEYSLOT. */
@@ -147,7 +155,12 @@ redisClusterSuite('RedisRateLimiter on a real Redis Cluster', () => {
     clock.set(2_010_000);
     const rl = limiter(names[1]!, counting(client), { limitForPeriod: 4, timeoutDuration: 2000 });
     let granted = 0;
-    const calls = Array.from({ length: 13 }, () => rl.acquirePermission().then(() => (granted += 1), (e: unknown) => e));
+    const calls = Array.from({ length: 13 }, () =>
+      rl.acquirePermission().then(
+        () => (granted += 1),
+        (e: unknown) => e,
+      ),
+    );
     await until(() => granted === 4 && rl.metrics.numberOfWaitingCalls === 8);
     await clock.advance(1000);
     await until(() => granted === 8);

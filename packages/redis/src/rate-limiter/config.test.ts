@@ -24,7 +24,11 @@ describe('RedisRateLimiter config', () => {
       clock,
       time: 'redis',
     });
-    expect(new RedisRateLimiter('pg', { client, limitForPeriod: 7, limitRefreshPeriod: '1s', commandTimeout: '100ms' }).config).toMatchObject({ localLimitForPeriod: 7, limitRefreshPeriod: 1000, commandTimeout: 100 });
+    expect(new RedisRateLimiter('pg', { client, limitForPeriod: 7, limitRefreshPeriod: '1s', commandTimeout: '100ms' }).config).toMatchObject({
+      localLimitForPeriod: 7,
+      limitRefreshPeriod: 1000,
+      commandTimeout: 100,
+    });
     expect(new RedisRateLimiter('pg', { client, limitForPeriod: 7 })).toMatchObject({ name: 'pg', kind: 'rateLimiter' });
   });
 

@@ -119,7 +119,8 @@ export function resolveRedisRateLimiterConfig(name: string, config: RedisRateLim
   if (!Number.isFinite(commandTimeout)) read.fail('commandTimeout', 'a finite duration > 0', config?.commandTimeout);
   const limitForPeriod = read.number('limitForPeriod', 50, { integer: true, gte: 1 });
   const time = config?.time;
-  if (time !== undefined && time !== 'redis' && typeof time !== 'function') read.fail('time', "'redis' or a function returning ms since the epoch", time, 'type');
+  if (time !== undefined && time !== 'redis' && typeof time !== 'function')
+    read.fail('time', "'redis' or a function returning ms since the epoch", time, 'type');
   return {
     client,
     limitForPeriod,

@@ -15,7 +15,14 @@ redisSuite('RedisRateLimiter in a decorate() pipeline', () => {
 
   it('withRateLimiter accepts it as a rate limiter, with and without permits', async () => {
     const clock = new VirtualClock(5000);
-    const limiter = new RedisRateLimiter(uniqueName('pipeline'), { client, limitForPeriod: 3, limitRefreshPeriod: 1000, timeoutDuration: 0, clock, time: () => clock.now() });
+    const limiter = new RedisRateLimiter(uniqueName('pipeline'), {
+      client,
+      limitForPeriod: 3,
+      limitRefreshPeriod: 1000,
+      timeoutDuration: 0,
+      clock,
+      time: () => clock.now(),
+    });
     const one = decorate().withRateLimiter(limiter);
     const two = decorate().withRateLimiter(limiter, 2);
     expect(one.describe()).toContain(`RateLimiter '${limiter.name}'`);

@@ -17,11 +17,19 @@ function documentedIn(files: readonly URL[]): Map<string, boolean> {
 describe('TSDoc', () => {
   it('every export of the RedisRateLimiter and of keys.ts has TSDoc with an @example', () => {
     const dir = new URL('rate-limiter/', SRC);
-    const files = [...readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => new URL(f, dir)), new URL('keys.ts', SRC)];
+    const files = [
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .map((f) => new URL(f, dir)),
+      new URL('keys.ts', SRC),
+    ];
     const documented = documentedIn(files);
     const index = readFileSync(new URL('index.ts', SRC), 'utf8');
     const names = [...index.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'\.\/(?:rate-limiter\/[^']*|keys\.js)'/g)].flatMap((m) =>
-      m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '')).filter((n) => n.length > 0),
+      m[1]!
+        .split(',')
+        .map((n) => n.trim().replace(/^type\s+/, ''))
+        .filter((n) => n.length > 0),
     );
     expect(names.length).toBeGreaterThan(10);
     expect(names.filter((n) => documented.get(n) !== true)).toEqual([]);

@@ -22,10 +22,14 @@ interface ChildReport {
 }
 
 function startChild(url: string, name: string): { child: ChildProcess; ready: Promise<void>; report: Promise<ChildReport> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@breakwater/source', CHILD, url, name, String(LIMIT), String(PERIOD), String(DURATION)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@breakwater/source', CHILD, url, name, String(LIMIT), String(PERIOD), String(DURATION)],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   let onReady: () => void = () => {};

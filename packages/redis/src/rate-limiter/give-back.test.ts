@@ -17,7 +17,12 @@ redisSuite('RedisRateLimiter gives back every aborted reservation, as in-process
 
   const config = { limitForPeriod: 1, limitRefreshPeriod: 1000, timeoutDuration: 100_000 } as const;
 
-  function pair(over: Partial<RedisRateLimiterConfig> = {}): { redisClock: VirtualClock; rl: RedisRateLimiter; inProcess: RateLimiter; localClock: VirtualClock } {
+  function pair(over: Partial<RedisRateLimiterConfig> = {}): {
+    redisClock: VirtualClock;
+    rl: RedisRateLimiter;
+    inProcess: RateLimiter;
+    localClock: VirtualClock;
+  } {
     const redisClock = new VirtualClock(1_000_000); // a cycle start, as the in-process limiter's creation is
     const localClock = new VirtualClock(0);
     return {

@@ -6,7 +6,14 @@ import type { ScriptReply } from './reply.js';
  * A RedisRateLimiter's metrics: during an outage the fallback's (the local limiter's figures, or
  * what `'fail-open'` / `'fail-closed'` amount to); else Redis's last answer to this instance.
  */
-export function metricsOf(down: boolean, fallback: Fallback, last: ScriptReply | undefined, limit: number, waiting: number, storeStateLost: number): RedisRateLimiterMetrics {
+export function metricsOf(
+  down: boolean,
+  fallback: Fallback,
+  last: ScriptReply | undefined,
+  limit: number,
+  waiting: number,
+  storeStateLost: number,
+): RedisRateLimiterMetrics {
   if (down) {
     const store = fallback.mode;
     const local = fallback.local?.metrics;

@@ -25,39 +25,51 @@ redisSuite('RedisRateLimiter recovers from the call path', () => {
     await redis.stop();
   });
 
-  it("'fail-open': a loop of awaited acquires that never yields to macrotasks sees storeRecovered once Redis is back", async () => {
-    if (!redis.owned) return; // needs to kill the server
-    const rl = new RedisRateLimiter(uniqueName('starved'), { client, onStoreError: 'fail-open', limitForPeriod: 1_000_000, limitRefreshPeriod: '1s', commandTimeout: 150 });
-    const events: string[] = [];
-    rl.on('storeError', () => events.push('storeError'));
-    rl.on('storeRecovered', () => events.push('storeRecovered'));
-    await rl.acquirePermission();
-    await redis.kill();
-    await until(() => !client.isReady);
-    await rl.acquirePermission();
-    expect(events).toEqual(['storeError']);
+  it(
+    "'fail-open': a loop of awaited acquires that never yields to macrotasks sees storeRecovered once Redis is back",
+    async () => {
+      if (!redis.owned) return; // needs to kill the server
+      const rl = new RedisRateLimiter(uniqueName('starved'), {
+        client,
+        onStoreError: 'fail-open',
+        limitForPeriod: 1_000_000,
+        limitRefreshPeriod: '1s',
+        commandTimeout: 150,
+      });
+      const events: string[] = [];
+      rl.on('storeError', () => events.push('storeError'));
+      rl.on('storeRecovered', () => events.push('storeRecovered'));
+      await rl.acquirePermission();
+      await redis.kill();
+      await until(() => !client.isReady);
+      await rl.acquirePermission();
+      expect(events).toEqual(['storeError']);
 
-    // The server comes back in 300 ms by a process of its own: nothing of this one has to run for it.
-    revived = spawn('sh', ['-c', `sleep 0.3; exec redis-server --port ${redis.port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning`], { stdio: 'ignore' });
-    const t0 = Date.now();
-    let loops = 0;
-    let macrotasks = 0;
-    const counter = setInterval(() => (macrotasks += 1), 0); // counts the turns the loop gives (none, before the fix)
-    try {
-      while (!events.includes('storeRecovered') && Date.now() - t0 < BOUND_MS) {
-        await rl.acquirePermission();
-        loops += 1;
+      // The server comes back in 300 ms by a process of its own: nothing of this one has to run for it.
+      revived = spawn('sh', ['-c', `sleep 0.3; exec redis-server --port ${redis.port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning`], {
+        stdio: 'ignore',
+      });
+      const t0 = Date.now();
+      let loops = 0;
+      let macrotasks = 0;
+      const counter = setInterval(() => (macrotasks += 1), 0); // counts the turns the loop gives (none, before the fix)
+      try {
+        while (!events.includes('storeRecovered') && Date.now() - t0 < BOUND_MS) {
+          await rl.acquirePermission();
+          loops += 1;
+        }
+      } finally {
+        clearInterval(counter);
       }
-    } finally {
-      clearInterval(counter);
-    }
-    expect(events).toEqual(['storeError', 'storeRecovered']);
-    expect(Date.now() - t0).toBeLessThan(BOUND_MS);
-    expect(rl.metrics.store).toBe('redis');
-    expect(loops).toBeGreaterThan(0);
-    expect(macrotasks).toBeGreaterThan(0);
-    // Back on Redis: the permits are counted there again.
-    await rl.acquirePermission(10);
-    expect((await rl.fetchMetrics()).availablePermissions).toBeLessThanOrEqual(1_000_000 - 10);
-  }, BOUND_MS + 10_000);
+      expect(events).toEqual(['storeError', 'storeRecovered']);
+      expect(Date.now() - t0).toBeLessThan(BOUND_MS);
+      expect(rl.metrics.store).toBe('redis');
+      expect(loops).toBeGreaterThan(0);
+      expect(macrotasks).toBeGreaterThan(0);
+      // Back on Redis: the permits are counted there again.
+      await rl.acquirePermission(10);
+      expect((await rl.fetchMetrics()).availablePermissions).toBeLessThanOrEqual(1_000_000 - 10);
+    },
+    BOUND_MS + 10_000,
+  );
 });

@@ -19,7 +19,15 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
 
   function limiter(config: Partial<RedisRateLimiterConfig> = {}, name = uniqueName('pg')): RedisRateLimiter {
     clock = new VirtualClock(1_000_000);
-    return new RedisRateLimiter(name, { client, limitForPeriod: 2, limitRefreshPeriod: 1000, timeoutDuration: 5000, clock, time: () => clock.now(), ...config });
+    return new RedisRateLimiter(name, {
+      client,
+      limitForPeriod: 2,
+      limitRefreshPeriod: 1000,
+      timeoutDuration: 5000,
+      clock,
+      time: () => clock.now(),
+      ...config,
+    });
   }
 
   it('grants at once, then waits on the clock to the cycle that covers the permits, then refuses beyond the timeout', async () => {
@@ -110,10 +118,13 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
     const rl = limiter({ limitForPeriod: 5 });
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
-    const call = rl.execute((ctx) => {
-      seen = ctx.signal;
-      return new Promise(() => {});
-    }, { signal: controller.signal });
+    const call = rl.execute(
+      (ctx) => {
+        seen = ctx.signal;
+        return new Promise(() => {});
+      },
+      { signal: controller.signal },
+    );
     await until(() => seen !== undefined);
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
@@ -130,7 +141,11 @@ redisSuite('RedisRateLimiter on a real redis-server', () => {
     await expect(bulk.execute(() => 'x')).resolves.toBe('x');
     await expect(rl.execute(() => 'y')).rejects.toBeInstanceOf(RequestNotPermittedError);
     await expect(rl.execute(() => 1, { signal: 'nope' as unknown as AbortSignal })).rejects.toThrow(TypeError);
-    await expect(rl.execute(() => { throw new Error('sync'); })).rejects.toThrow(RequestNotPermittedError);
+    await expect(
+      rl.execute(() => {
+        throw new Error('sync');
+      }),
+    ).rejects.toThrow(RequestNotPermittedError);
     expect(() => rl.withPermits(0)).toThrow(RangeError);
   });
 

@@ -89,7 +89,8 @@ export class RedisRateLimiter implements Policy {
       refused: (permits, waitMs) => this.#refused(permits, waitMs),
       refusal: (permits, waitMs) => this.#refusal(permits, waitMs),
       drained: (permits) => events.wants('drained') && events.emit('drained', { permits }),
-      wait: (permits, seq, generation, releaseAt, grantCycle, waitMs, signal) => this.#waiters.wait(permits, seq, generation, releaseAt, grantCycle, waitMs, signal),
+      wait: (permits, seq, generation, releaseAt, grantCycle, waitMs, signal) =>
+        this.#waiters.wait(permits, seq, generation, releaseAt, grantCycle, waitMs, signal),
       view,
       lost: (cycle) => {
         this.#statesLost += 1;
@@ -333,7 +334,9 @@ export class RedisRateLimiter implements Policy {
 
   #refusal(permits: number, waitMs: number): RequestNotPermittedError {
     this.#refused(permits, waitMs);
-    return this.#options.writableStackTraceEnabled ? new RequestNotPermittedError(this.name, waitMs) : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
+    return this.#options.writableStackTraceEnabled
+      ? new RequestNotPermittedError(this.name, waitMs)
+      : withoutStack(() => new RequestNotPermittedError(this.name, waitMs));
   }
 }
 

@@ -43,8 +43,13 @@ describe('checkReply', () => {
     ['a negative generation', [1000, 1_000_000_000, 4, -7, 1000, 0, 0, 1], 0, /and a generation are >= 0/],
     ['a lost flag of 2', [1000, 1_000_000_000, 4, 7, 1000, 2, 0, 1], 0, /says 1000 for the last cycle reserved \(>= -1\) and 2 for lost \(0 or 1\)/],
     ['a last cycle reserved of -2', [1000, 1_000_000_000, 4, 7, -2, 0, 0, 1], 0, /says -2 for the last cycle reserved/],
-    ['a cycle that is not the time\'s', [7, 1_000_000_000, 4, 7, 1000, 0, 0, 1], 0, /says cycle 7 at 1000000000 µs/],
-    ['a wait of 3.6e9 µs granted with a timeout of 0', [1000, 1_000_000_000, 4, 7, 1000, 0, 3.6e9, -1], 0, /answers 3600000000, -1 to operation 0 \('1', timeout 0 ms\)/],
+    ["a cycle that is not the time's", [7, 1_000_000_000, 4, 7, 1000, 0, 0, 1], 0, /says cycle 7 at 1000000000 µs/],
+    [
+      'a wait of 3.6e9 µs granted with a timeout of 0',
+      [1000, 1_000_000_000, 4, 7, 1000, 0, 3.6e9, -1],
+      0,
+      /answers 3600000000, -1 to operation 0 \('1', timeout 0 ms\)/,
+    ],
     ['a wait beyond the timeout', [1000, 1_000_000_000, 4, 7, 1000, 0, 5_000_001, -4], 5000, /timeout 5000 ms/],
     ['a grant at once that leaves a deficit', [1000, 1_000_000_000, 4, 7, 1000, 0, 0, -1], 0, /answers 0, -1 to operation 0/],
     ['a grant with a wait that leaves permits', [1000, 1_000_000_000, 4, 7, 1000, 0, 500_000, 2], 5000, /answers 500000, 2/],
@@ -78,7 +83,16 @@ redisSuite('RedisRateLimiter when the reply is not one the script gives', () => 
   }
 
   function limiter(over: ScriptClient, onStoreError: OnStoreError, clock: VirtualClock): RedisRateLimiter {
-    return new RedisRateLimiter(uniqueName('hostile'), { client: over, onStoreError, limitForPeriod: 5, limitRefreshPeriod: 1000, timeoutDuration: 0, localLimitForPeriod: 1, clock, time: () => clock.now() });
+    return new RedisRateLimiter(uniqueName('hostile'), {
+      client: over,
+      onStoreError,
+      limitForPeriod: 5,
+      limitRefreshPeriod: 1000,
+      timeoutDuration: 0,
+      localLimitForPeriod: 1,
+      clock,
+      time: () => clock.now(),
+    });
   }
 
   it.each([
@@ -97,15 +111,27 @@ redisSuite('RedisRateLimiter when the reply is not one the script gives', () => 
     expect(rl.metrics.store).toBe('fail-closed');
   });
 
-  it.each(['fail-closed', 'local'] as const)("%s: a reply 'wait 3.6e9 µs' with timeoutDuration 0 leaves no caller pending: a store error, decided at once", async (mode) => {
-    const clock = new VirtualClock(1_000_000);
-    const rl = limiter(hostile((r) => r.map((v, i) => (i < 6 ? v : i % 2 === 0 ? 3.6e9 : -1))), mode, clock);
-    const outcomes: string[] = [];
-    const calls = [rl.acquirePermission(), rl.acquirePermission()].map((p) => p.then(() => outcomes.push('granted'), (e: Error) => outcomes.push(e.name)));
-    await until(() => outcomes.length === 2, 2000);
-    await Promise.all(calls);
-    expect(outcomes).toEqual(mode === 'fail-closed' ? ['StoreUnavailableError', 'StoreUnavailableError'] : ['granted', 'RequestNotPermittedError']); // localLimitForPeriod 1
-    expect(rl.metrics).toMatchObject({ store: mode, numberOfWaitingCalls: 0 });
-    expect(clock.pendingTimers).toBe(0);
-  });
+  it.each(['fail-closed', 'local'] as const)(
+    "%s: a reply 'wait 3.6e9 µs' with timeoutDuration 0 leaves no caller pending: a store error, decided at once",
+    async (mode) => {
+      const clock = new VirtualClock(1_000_000);
+      const rl = limiter(
+        hostile((r) => r.map((v, i) => (i < 6 ? v : i % 2 === 0 ? 3.6e9 : -1))),
+        mode,
+        clock,
+      );
+      const outcomes: string[] = [];
+      const calls = [rl.acquirePermission(), rl.acquirePermission()].map((p) =>
+        p.then(
+          () => outcomes.push('granted'),
+          (e: Error) => outcomes.push(e.name),
+        ),
+      );
+      await until(() => outcomes.length === 2, 2000);
+      await Promise.all(calls);
+      expect(outcomes).toEqual(mode === 'fail-closed' ? ['StoreUnavailableError', 'StoreUnavailableError'] : ['granted', 'RequestNotPermittedError']); // localLimitForPeriod 1
+      expect(rl.metrics).toMatchObject({ store: mode, numberOfWaitingCalls: 0 });
+      expect(clock.pendingTimers).toBe(0);
+    },
+  );
 });

@@ -53,7 +53,8 @@ export interface SentOp {
  */
 export function checkReply(reply: unknown, ops: readonly SentOp[], timeoutMs: number, period: number): number[] {
   if (!Array.isArray(reply)) return bad(`is ${describe(reply)}, not an array`);
-  if (reply.length !== REPLY_HEAD + 2 * ops.length) return bad(`has ${reply.length} elements for ${ops.length} operations (${REPLY_HEAD + 2 * ops.length} expected)`);
+  if (reply.length !== REPLY_HEAD + 2 * ops.length)
+    return bad(`has ${reply.length} elements for ${ops.length} operations (${REPLY_HEAD + 2 * ops.length} expected)`);
   for (let i = 0; i < reply.length; i++) {
     const v: unknown = reply[i];
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) return bad(`[${i}] is ${describe(v)}, not an integer`);
@@ -61,10 +62,12 @@ export function checkReply(reply: unknown, ops: readonly SentOp[], timeoutMs: nu
   const raw = reply as number[];
   const cycle = raw[0]!;
   const nowUs = raw[1]!;
-  if (cycle < 0 || nowUs < 0 || raw[2]! < 0 || raw[3]! < 0) return bad(`starts ${cycle}, ${nowUs}, ${raw[2]!}, ${raw[3]!}: a cycle, a time, a sequence number and a generation are >= 0`);
+  if (cycle < 0 || nowUs < 0 || raw[2]! < 0 || raw[3]! < 0)
+    return bad(`starts ${cycle}, ${nowUs}, ${raw[2]!}, ${raw[3]!}: a cycle, a time, a sequence number and a generation are >= 0`);
   if (raw[4]! < -1 || (raw[5] !== 0 && raw[5] !== 1)) return bad(`says ${raw[4]!} for the last cycle reserved (>= -1) and ${raw[5]!} for lost (0 or 1)`);
   // cycle = floor(now / period); now travels rounded to the µs.
-  if (Math.abs(Math.floor(nowUs / 1000 / period) - cycle) > 1) return bad(`says cycle ${cycle} at ${nowUs} µs, not the cycle of that time (period ${period} ms)`);
+  if (Math.abs(Math.floor(nowUs / 1000 / period) - cycle) > 1)
+    return bad(`says cycle ${cycle} at ${nowUs} µs, not the cycle of that time (period ${period} ms)`);
   const longest = Math.ceil(Math.min(timeoutMs, MAX_WAIT_MS) * 1000);
   for (let i = 0; i < ops.length; i++) {
     const code = ops[i]!.code;
@@ -76,7 +79,10 @@ export function checkReply(reply: unknown, ops: readonly SentOp[], timeoutMs: nu
     else if (code === 'd') fits = after === Math.min(w, 0);
     // A reservation: granted at once (permits there), granted with a wait within the timeout (taken from later cycles), or refused.
     else fits = w < 0 || (w === 0 ? after >= 0 : w <= longest && after < 0);
-    if (!fits) return bad(`answers ${w}, ${after} to operation ${i} ('${code}'${code === 'm' || code === 'g' || code === 'd' ? '' : `, timeout ${timeoutMs} ms`}), which the script never does`);
+    if (!fits)
+      return bad(
+        `answers ${w}, ${after} to operation ${i} ('${code}'${code === 'm' || code === 'g' || code === 'd' ? '' : `, timeout ${timeoutMs} ms`}), which the script never does`,
+      );
   }
   return raw;
 }

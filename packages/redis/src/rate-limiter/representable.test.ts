@@ -37,29 +37,40 @@ redisSuite('RedisRateLimiter: permit counts and the waits they need', () => {
   }
 
   function limiter(over: ScriptClient, clock: VirtualClock, config: Partial<RedisRateLimiterConfig> = {}): RedisRateLimiter {
-    return new RedisRateLimiter(uniqueName('permits'), { client: over, limitForPeriod: 50, limitRefreshPeriod: 500, timeoutDuration: Infinity, clock, time: () => clock.now(), ...config });
+    return new RedisRateLimiter(uniqueName('permits'), {
+      client: over,
+      limitForPeriod: 50,
+      limitRefreshPeriod: 500,
+      timeoutDuration: Infinity,
+      clock,
+      time: () => clock.now(),
+      ...config,
+    });
   }
 
-  it.each(['fail-open', 'fail-closed', 'local'] as const)('%s: acquirePermission(1e14) is a RangeError before Redis is asked, never a store error nor a grant', async (onStoreError) => {
-    const clock = new VirtualClock(1_000_000);
-    const counted = counting();
-    const rl = limiter(counted, clock, { onStoreError });
-    const events: string[] = [];
-    rl.on('*', (e) => events.push(e.type));
-    await expect(rl.acquirePermission(1e14)).rejects.toThrow(RangeError);
-    await expect(rl.acquirePermission(1e14)).rejects.toThrow(
-      `RedisRateLimiter '${rl.name}': acquirePermission(permits) must be at most 900719925550 (a wait of at most 9007199254740 ms at 50 per 500 ms, what the store can represent), got 100000000000000`,
-    );
-    await expect(rl.reservePermission(1e14)).rejects.toThrow(RangeError);
-    await expect(rl.withPermits(1e14).execute(() => 'never')).rejects.toThrow(RangeError);
-    expect(counted.calls).toBe(0);
-    expect(events).toEqual([]);
-    expect(rl.metrics.store).toBe('redis');
-    // The bound follows changeLimitForPeriod.
-    rl.changeLimitForPeriod(1);
-    await expect(rl.reservePermission(18_014_398_512)).rejects.toThrow('must be at most 18014398511 (a wait of at most 9007199254740 ms at 1 per 500 ms');
-    expect(counted.calls).toBe(0);
-  });
+  it.each(['fail-open', 'fail-closed', 'local'] as const)(
+    '%s: acquirePermission(1e14) is a RangeError before Redis is asked, never a store error nor a grant',
+    async (onStoreError) => {
+      const clock = new VirtualClock(1_000_000);
+      const counted = counting();
+      const rl = limiter(counted, clock, { onStoreError });
+      const events: string[] = [];
+      rl.on('*', (e) => events.push(e.type));
+      await expect(rl.acquirePermission(1e14)).rejects.toThrow(RangeError);
+      await expect(rl.acquirePermission(1e14)).rejects.toThrow(
+        `RedisRateLimiter '${rl.name}': acquirePermission(permits) must be at most 900719925550 (a wait of at most 9007199254740 ms at 50 per 500 ms, what the store can represent), got 100000000000000`,
+      );
+      await expect(rl.reservePermission(1e14)).rejects.toThrow(RangeError);
+      await expect(rl.withPermits(1e14).execute(() => 'never')).rejects.toThrow(RangeError);
+      expect(counted.calls).toBe(0);
+      expect(events).toEqual([]);
+      expect(rl.metrics.store).toBe('redis');
+      // The bound follows changeLimitForPeriod.
+      rl.changeLimitForPeriod(1);
+      await expect(rl.reservePermission(18_014_398_512)).rejects.toThrow('must be at most 18014398511 (a wait of at most 9007199254740 ms at 1 per 500 ms');
+      expect(counted.calls).toBe(0);
+    },
+  );
 
   it('the largest representable count waits, as in-process; where the state makes its wait too long it is refused; one more is a RangeError', async () => {
     const largest = 900_719_925_550;

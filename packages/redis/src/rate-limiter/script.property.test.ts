@@ -38,14 +38,23 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 const step = (period: number): fc.Arbitrary<Step> =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant('batch' as const), timeout: fc.constantFrom(0, Math.floor(period / 2), period, 3 * period, 1e300), ops: fc.array(op, { minLength: 1, maxLength: 8 }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('batch' as const),
+        timeout: fc.constantFrom(0, Math.floor(period / 2), period, 3 * period, 1e300),
+        ops: fc.array(op, { minLength: 1, maxLength: 8 }),
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 3 * period }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('limit' as const), limit: fc.integer({ min: 1, max: 6 }) }) },
   );
 
-const scenario = fc.record({ limit: fc.integer({ min: 1, max: 6 }), period: fc.integer({ min: 1, max: 1000 }), start: fc.integer({ min: 0, max: 2e12 }) }).chain((s) =>
-  fc.record({ limit: fc.constant(s.limit), period: fc.constant(s.period), start: fc.constant(s.start), steps: fc.array(step(s.period), { maxLength: 12 }) }),
-);
+const scenario = fc
+  .record({ limit: fc.integer({ min: 1, max: 6 }), period: fc.integer({ min: 1, max: 1000 }), start: fc.integer({ min: 0, max: 2e12 }) })
+  .chain((s) =>
+    fc.record({ limit: fc.constant(s.limit), period: fc.constant(s.period), start: fc.constant(s.start), steps: fc.array(step(s.period), { maxLength: 12 }) }),
+  );
 
 redisSuite('the rate limiter script against state.ts', () => {
   let redis: RedisServer;
@@ -91,7 +100,14 @@ redisSuite('the rate limiter script against state.ts', () => {
                 seq += 1;
                 reservations.push({ permits: o.permits, seq, releaseAt: now + model.waitMs });
               }
-              expected.push({ done: reserved, waitMs: model.waitMs, permissions: model.permissions, cycle: model.cycle, seq, ...(reserved ? { grantCycle: Math.floor((now + model.waitMs) / period) } : {}) });
+              expected.push({
+                done: reserved,
+                waitMs: model.waitMs,
+                permissions: model.permissions,
+                cycle: model.cycle,
+                seq,
+                ...(reserved ? { grantCycle: Math.floor((now + model.waitMs) / period) } : {}),
+              });
               planned.push({ op: o });
             } else if (o.kind === 'drain') {
               argv.push('d');
@@ -119,7 +135,9 @@ redisSuite('the rate limiter script against state.ts', () => {
             }
           }
           if (planned.length === 0) continue;
-          const sent = planned.map(({ op: o }) => ({ code: o.kind === 'reserve' ? String(o.permits) : o.kind === 'drain' ? 'd' : o.kind === 'look' ? 'm' : 'g' }));
+          const sent = planned.map(({ op: o }) => ({
+            code: o.kind === 'reserve' ? String(o.permits) : o.kind === 'drain' ? 'd' : o.kind === 'look' ? 'm' : 'g',
+          }));
           const raw = checkReply(await client.eval(RATE_LIMITER_SCRIPT, { keys: [key], arguments: argv }), sent, s.timeout, period);
           expect(raw[2]).toBe(seqBefore);
           // The replies, read as the limiter reads them (its sequence numbers counted as Batcher counts them).
@@ -130,7 +148,15 @@ redisSuite('the rate limiter script against state.ts', () => {
             if (code === 'g') got -= w;
             else if (code === 'd' ? w > 0 : code === 'r' && w >= 0) got += 1;
             const reply = replyOf(raw, i, code, got, limit, period);
-            if (code === 'r') return { done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, cycle: reply.cycle, seq: reply.seq, ...(reply.done ? { grantCycle: reply.grantCycle } : {}) };
+            if (code === 'r')
+              return {
+                done: reply.done,
+                waitMs: reply.waitMs,
+                permissions: reply.permissions,
+                cycle: reply.cycle,
+                seq: reply.seq,
+                ...(reply.done ? { grantCycle: reply.grantCycle } : {}),
+              };
             if (code === 'd') return { done: reply.done, waitMs: reply.waitMs, permissions: reply.permissions, seq: reply.seq };
             return { done: reply.done, permissions: reply.permissions, seq: reply.seq };
           });

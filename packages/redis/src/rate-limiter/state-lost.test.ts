@@ -34,7 +34,15 @@ redisSuite('RedisRateLimiter when its key is lost mid-use', () => {
     const perCycle = new Map<number, number>();
     const lost: string[] = [];
     const instances = clients.map((c, i) => {
-      const rl = new RedisRateLimiter(name, { client: c, limitForPeriod: LIMIT, limitRefreshPeriod: 1000, timeoutDuration: 0, clock, time: () => clock.now(), ...config });
+      const rl = new RedisRateLimiter(name, {
+        client: c,
+        limitForPeriod: LIMIT,
+        limitRefreshPeriod: 1000,
+        timeoutDuration: 0,
+        clock,
+        time: () => clock.now(),
+        ...config,
+      });
       rl.on('successfulAcquire', (e) => perCycle.set(e.cycle, (perCycle.get(e.cycle) ?? 0) + e.permits));
       rl.on('storeStateLost', (e) => lost.push(`${'abc'[i]}:${e.cycle}`));
       return rl;
@@ -47,7 +55,10 @@ redisSuite('RedisRateLimiter when its key is lost mid-use', () => {
     let granted = 0;
     for (let r = 0; r < rounds; r++) {
       for (const rl of instances) {
-        const ok = await rl.acquirePermission().then(() => true, (e: unknown) => (expect(e).toBeInstanceOf(RequestNotPermittedError), false));
+        const ok = await rl.acquirePermission().then(
+          () => true,
+          (e: unknown) => (expect(e).toBeInstanceOf(RequestNotPermittedError), false),
+        );
         if (ok) granted += 1;
       }
     }
@@ -66,7 +77,12 @@ redisSuite('RedisRateLimiter when its key is lost mid-use', () => {
     expect(instances.map((rl) => rl.metrics.store)).toEqual(['redis', 'redis', 'redis']);
     clock.set(1_001_000);
     expect(await roundRobin(instances, 3)).toBe(LIMIT);
-    expect(perCycle).toEqual(new Map([[1000, LIMIT], [1001, LIMIT]]));
+    expect(perCycle).toEqual(
+      new Map([
+        [1000, LIMIT],
+        [1001, LIMIT],
+      ]),
+    );
     expect(lost).toHaveLength(3);
   });
 
@@ -92,7 +108,13 @@ redisSuite('RedisRateLimiter when its key is lost mid-use', () => {
     await burst();
     clock.set(1_002_000);
     await burst();
-    expect(perCycle).toEqual(new Map([[1000, LIMIT], [1001, LIMIT], [1002, LIMIT]]));
+    expect(perCycle).toEqual(
+      new Map([
+        [1000, LIMIT],
+        [1001, LIMIT],
+        [1002, LIMIT],
+      ]),
+    );
     expect(lost.sort()).toEqual(['a:1000', 'a:1001', 'b:1000', 'b:1001', 'c:1000', 'c:1001']);
     expect(instances.map((rl) => rl.metrics.storeStateLost)).toEqual([2, 2, 2]);
   });
@@ -110,7 +132,13 @@ redisSuite('RedisRateLimiter when its key is lost mid-use', () => {
     await until(() => a.metrics.numberOfWaitingCalls === 1 && c.metrics.numberOfWaitingCalls === 1);
     await clock.advance(3000);
     await Promise.all(waiting);
-    expect(perCycle).toEqual(new Map([[1000, 5], [1001, 3], [1002, 4]]));
+    expect(perCycle).toEqual(
+      new Map([
+        [1000, 5],
+        [1001, 3],
+        [1002, 4],
+      ]),
+    );
     expect(lost.sort()).toEqual(['a:1000', 'b:1000']); // c had no answer from the key before: nothing to notice
     expect(clock.pendingTimers).toBe(0);
   });

@@ -70,7 +70,15 @@ export class Waiters {
    * time) in `grantCycle`; a caller that already gave up (during the round trip) does not wait, and
    * its permits are handed back at once when they can be.
    */
-  wait(permits: number, seq: number, generation: number, releaseAt: number, grantCycle: number, waitMs: number, signal: AbortSignal): Promise<void> | undefined {
+  wait(
+    permits: number,
+    seq: number,
+    generation: number,
+    releaseAt: number,
+    grantCycle: number,
+    waitMs: number,
+    signal: AbortSignal,
+  ): Promise<void> | undefined {
     const reservation: Reservation = { prev: null, next: null, linked: false, permits, seq, generation, releaseAt, grantCycle, aborted: false };
     this.#returnable.push(reservation);
     if (signal.aborted) return void this.#handBack(reservation);

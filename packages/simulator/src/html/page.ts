@@ -16,15 +16,22 @@ import type { UplotAssets } from './uplot-assets.js';
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-
 // Each chart: its container's data-chart name, its title and what it shows.
 const CHARTS: readonly (readonly [string, string, string])[] = [
   ['timeline', 'Breaker state', 'one lane per configuration, coloured by the state the breaker was in'],
   ['failure-rate', 'Failure rate against its threshold', "the breaker's window at the end of each bucket, % (a gap: fewer calls than the minimum)"],
   ['slow-call-rate', 'Slow-call rate against its threshold', "the breaker's window at the end of each bucket, %"],
-  ['rejected', 'Rejections per second', 'requests refused by a policy, against the requests that arrived (grey; dotted per configuration when their traffic differs)'],
+  [
+    'rejected',
+    'Rejections per second',
+    'requests refused by a policy, against the requests that arrived (grey; dotted per configuration when their traffic differs)',
+  ],
   ['failed', 'Failures per second', 'requests that ended with an error or a time-out, against the requests that arrived'],
-  ['window-fill', "The window's fill", "calls in the breaker's window, % of its size (TIME_BASED: of the minimum number of calls); rates count from 100 % of the minimum"],
+  [
+    'window-fill',
+    "The window's fill",
+    "calls in the breaker's window, % of its size (TIME_BASED: of the minimum number of calls); rates count from 100 % of the minimum",
+  ],
 ];
 
 function stateKey(data: ChartData): Html {

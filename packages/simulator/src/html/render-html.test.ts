@@ -23,7 +23,11 @@ function hostileReport(): SimulationReport {
   const base = reportFixture({ names: [SCRIPT_NAME, BREAKOUT_NAME, 'A & B "quoted" \u2028 <!-- x'], scenarioName: `<b>${BREAKOUT_NAME}` });
   return {
     ...base,
-    scenario: { ...base.scenario, file: '"><script>alert(2)</script>', phases: base.scenario.phases.map((p, i) => (i === 1 ? { ...p, name: BREAKOUT_NAME } : p)) },
+    scenario: {
+      ...base.scenario,
+      file: '"><script>alert(2)</script>',
+      phases: base.scenario.phases.map((p, i) => (i === 1 ? { ...p, name: BREAKOUT_NAME } : p)),
+    },
     configurations: base.configurations.map((c, i) =>
       i === 0
         ? {
@@ -76,7 +80,11 @@ describe('renderHtml', () => {
     expect(data).toEqual(chartData(report));
     expect(data.x).toHaveLength(360);
     expect(data.configurations.map((c) => c.name)).toEqual(report.ranking); // best first
-    expect(data.configurations.map((c) => [c.rank, c.highlighted])).toEqual([[1, true], [2, true], [3, true]]);
+    expect(data.configurations.map((c) => [c.rank, c.highlighted])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
     expect(data.states).toEqual(['CLOSED', 'HALF_OPEN', 'OPEN']);
     expect(data.sameRequests).toBe(true); // the same traffic for every configuration
     const fill = data.configurations[0]!.windowFill;

@@ -19,11 +19,22 @@ const CHROMIUM = process.env['BREAKWATER_CHROMIUM'] ?? '/usr/bin/chromium';
 const CI = process.env['CI'] === 'true';
 const available = existsSync(CHROMIUM);
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const CHARTS = ['timeline', 'failure-rate', 'slow-call-rate', 'rejected', 'failed', 'window-fill'];
 
 if (!available && !CI) {
-  console.warn(`\n*** SKIPPED: the HTML report's browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set BREAKWATER_CHROMIUM). CI fails without it. ***\n`);
+  console.warn(
+    `\n*** SKIPPED: the HTML report's browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set BREAKWATER_CHROMIUM). CI fails without it. ***\n`,
+  );
 }
 
 // The package type-checks against Node's types only (no DOM lib): the few browser globals that the
@@ -43,7 +54,11 @@ declare const document: PageElement & { readonly documentElement: PageElement; r
 declare function getComputedStyle(element: PageElement): { readonly backgroundColor: string };
 
 /** What a page did while it was open: requests that tried to leave the machine, errors. */
-interface Visit { page: Page; blocked: string[]; errors: string[] }
+interface Visit {
+  page: Page;
+  blocked: string[];
+  errors: string[];
+}
 
 async function visit(context: BrowserContext, html: string, file: string, width?: number): Promise<Visit> {
   const path = join(ARTIFACTS, file);
@@ -63,7 +78,13 @@ async function visit(context: BrowserContext, html: string, file: string, width?
 const blocked: string[] = [];
 
 /** Per chart: the legend's labels and the colours found in the plot area of its canvas. */
-interface DrawnChart { chart: string; labels: string[]; colors: number; inked: number; pixels: number }
+interface DrawnChart {
+  chart: string;
+  labels: string[];
+  colors: number;
+  inked: number;
+  pixels: number;
+}
 
 function drawnCharts(page: Page): Promise<DrawnChart[]> {
   return page.evaluate(() =>
@@ -97,7 +118,13 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     if (!available) throw new Error(`CI: Chromium is required at ${CHROMIUM} for the HTML report's browser test (.ci/run installs Debian's chromium)`);
     mkdirSync(ARTIFACTS, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), 'breakwater-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1000, height: 900 },
+      deviceScaleFactor: 1,
+    });
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (url.startsWith('file:')) return route.continue();
@@ -143,7 +170,20 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
   it('opens without an error when there is nothing to draw (no configuration; no bucket)', async () => {
     const one = reportFixture({ count: 1 });
     const c = one.configurations[0]!;
-    const noBuckets = { ...c, series: { ...c.series, t: [], requestsPerSecond: [], rejectedPerSecond: [], failedPerSecond: [], failureRate: [], slowCallRate: [], windowFill: [], state: [] } };
+    const noBuckets = {
+      ...c,
+      series: {
+        ...c.series,
+        t: [],
+        requestsPerSecond: [],
+        rejectedPerSecond: [],
+        failedPerSecond: [],
+        failureRate: [],
+        slowCallRate: [],
+        windowFill: [],
+        state: [],
+      },
+    };
     for (const [file, report] of [
       ['empty.html', { scenario: { name: 'empty', seed: 1, durationMs: 0, phases: [] }, configurations: [], ranking: [] }],
       ['no-buckets.html', { ...one, configurations: [noBuckets] }],
@@ -195,11 +235,29 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     const table = await page.evaluate(() => {
       const scroll = document.querySelector('#summary .scroll')!;
       const box = scroll.getBoundingClientRect();
-      const heads = Array.from(document.querySelectorAll('#summary thead th')).map((th) => ({ text: th.textContent ?? '', right: th.getBoundingClientRect().left + th.getBoundingClientRect().width }));
+      const heads = Array.from(document.querySelectorAll('#summary thead th')).map((th) => ({
+        text: th.textContent ?? '',
+        right: th.getBoundingClientRect().left + th.getBoundingClientRect().width,
+      }));
       return { scrollWidth: scroll.scrollWidth, clientWidth: scroll.clientWidth, right: box.left + box.width, heads };
     });
     expect(table.scrollWidth).toBeLessThanOrEqual(table.clientWidth); // no column hidden behind a scroll bar
-    expect(table.heads.map((h) => h.text)).toEqual(['#', 'configuration', 'failed + rejected', 'requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls / req', 'time to open', 'time to recover', 'state changes']);
+    expect(table.heads.map((h) => h.text)).toEqual([
+      '#',
+      'configuration',
+      'failed + rejected',
+      'requests',
+      'succeeded',
+      'failed',
+      'rejected',
+      'slow',
+      'time-outs',
+      'retries',
+      'breaker calls / req',
+      'time to open',
+      'time to recover',
+      'state changes',
+    ]);
     for (const h of table.heads) expect(h.right, h.text).toBeLessThanOrEqual(table.right + 0.5);
     // Colours: the best 6 their own, pairwise distinct (CIE76 ΔE ≥ 20), the other 6 one grey, distinct from them all.
     const leaders = rows.slice(0, 6).map((r) => r.color);
@@ -207,13 +265,15 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     expect(rest.size).toBe(1);
     const grey = [...rest][0]!;
     const all = [...leaders, grey];
-    for (let a = 0; a < all.length; a++) for (let b = a + 1; b < all.length; b++) expect(deltaE(all[a]!, all[b]!), `${all[a]} vs ${all[b]}`).toBeGreaterThanOrEqual(20);
+    for (let a = 0; a < all.length; a++)
+      for (let b = a + 1; b < all.length; b++) expect(deltaE(all[a]!, all[b]!), `${all[a]} vs ${all[b]}`).toBeGreaterThanOrEqual(20);
     // The ranking: names with their numbers, and what the seeds can tell.
     const ranking = await page.evaluate(() => ({
       items: Array.from(document.querySelectorAll('#ranking ol li')).map((li) => li.textContent ?? ''),
       verdict: document.querySelector('#ranking .verdict')?.textContent ?? '',
     }));
-    for (const [i, item] of ranking.items.entries()) expect(item).toMatch(new RegExp(`^${escapeRegExp(report.ranking[i]!)} — [\\d,.]+ \\([\\d,.]+–[\\d,.]+\\) failed \\+ rejected · [\\d,.]+ failed`));
+    for (const [i, item] of ranking.items.entries())
+      expect(item).toMatch(new RegExp(`^${escapeRegExp(report.ranking[i]!)} — [\\d,.]+ \\([\\d,.]+–[\\d,.]+\\) failed \\+ rejected · [\\d,.]+ failed`));
     expect(ranking.verdict).toContain('Ranked by the means over 3 seeds (1, 2, 3)');
     for (const st of report.standings!.filter((x) => x.tie === x.rank)) expect(ranking.verdict).toContain(`A tie: #${st.rank}–`);
     // Every chart's legend: no taller than its plot, naming the 6 leaders only (the others are grey lanes, named in the timeline).
@@ -222,7 +282,9 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
         chart: el.dataset['chart'] ?? '',
         legend: el.querySelector('.u-legend')!.getBoundingClientRect().height,
         plot: el.querySelector('.u-wrap')!.getBoundingClientRect().height,
-        shown: Array.from(el.querySelectorAll('.u-legend .u-series')).filter((row) => row.getBoundingClientRect().height > 0).map((row) => row.querySelector('.u-label')?.textContent ?? ''),
+        shown: Array.from(el.querySelectorAll('.u-legend .u-series'))
+          .filter((row) => row.getBoundingClientRect().height > 0)
+          .map((row) => row.querySelector('.u-label')?.textContent ?? ''),
       })),
     );
     expect(legends).toHaveLength(CHARTS.length);
@@ -262,9 +324,17 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** CIE76 colour difference of two CSS rgb() colours. */
 function deltaE(a: string, b: string): number {
   const lab = (css: string): number[] => {
-    const [r, g, bl] = css.match(/\d+/g)!.slice(0, 3).map((v) => Number(v) / 255).map((c) => (c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92)) as [number, number, number];
+    const [r, g, bl] = css
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((c) => (c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92)) as [number, number, number];
     const f = (t: number): number => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
-    const [x, y, z] = [(r * 0.4124 + g * 0.3576 + bl * 0.1805) / 0.95047, r * 0.2126 + g * 0.7152 + bl * 0.0722, (r * 0.0193 + g * 0.1192 + bl * 0.9505) / 1.08883];
+    const [x, y, z] = [
+      (r * 0.4124 + g * 0.3576 + bl * 0.1805) / 0.95047,
+      r * 0.2126 + g * 0.7152 + bl * 0.0722,
+      (r * 0.0193 + g * 0.1192 + bl * 0.9505) / 1.08883,
+    ];
     return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
   };
   const [p, q] = [lab(a), lab(b)];

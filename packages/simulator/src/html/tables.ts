@@ -163,7 +163,9 @@ export function summaryHtml(report: SimulationReport): Html {
   });
   const scoreTitle = `the ranking's first criterion${several ? ': the mean over the seeds, and its range' : ''}`;
   const head = html`${scored && html`<th title="rank">#</th>`}<th class="name">configuration</th>${scored && html`<th title="${scoreTitle}">failed + rejected</th>`}${countHeaders(unfinished)}<th>time to open</th><th>time to recover</th><th>state changes</th>`;
-  const note = several && html`<p class="note">Counts are means over ${seedsOf(report).length} seeds; times and state changes are the run with seed ${report.scenario.seed}.</p>`;
+  const note =
+    several &&
+    html`<p class="note">Counts are means over ${seedsOf(report).length} seeds; times and state changes are the run with seed ${report.scenario.seed}.</p>`;
   return html`<section id="summary"><h2>Totals</h2>${note}<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
