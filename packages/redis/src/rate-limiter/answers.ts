@@ -4,6 +4,7 @@ import type { Fallback } from './fallback.js';
 import { REPLY_HEAD, replyOf, type ScriptReply } from './reply.js';
 import type { StateView } from './state-view.js';
 import type { Store } from './store.js';
+import type { Waiters } from './waiters.js';
 
 /** What {@link Answers} needs of its limiter. */
 export interface AnswersOptions {
@@ -20,15 +21,7 @@ export interface AnswersOptions {
   /** A reply says the key was lost mid-use (first report of that loss by this instance), noticed in `cycle`. */
   readonly lost: (cycle: number) => void;
   /** Waits on the clock for a reservation's permits (the limiter's `Waiters.wait`). */
-  readonly wait: (
-    permits: number,
-    seq: number,
-    generation: number,
-    releaseAt: number,
-    grantCycle: number,
-    waitMs: number,
-    signal: AbortSignal,
-  ) => Promise<void> | undefined;
+  readonly wait: Waiters['wait'];
 }
 
 /**
