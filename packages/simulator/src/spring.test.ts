@@ -1,5 +1,5 @@
 import { VirtualClock } from '@breakwater/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline } from './pipeline.js';
 import { simulate } from './simulate.js';
@@ -47,7 +47,8 @@ ${TRAFFIC}`),
     expect(c.totals.breakerCalls).toBe(c.totals.requests + c.totals.retries);
   });
 
-  it('an instance the block does not list is built from configs.default, as in Spring', () => {
+  it('an instance the block does not list is built from configs.default, as in Spring, and the run says so (the OpenFeign trap)', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const report = simulate(
       parseScenario(`
 pipelines:
@@ -60,6 +61,9 @@ pipelines:
 ${TRAFFIC}`),
     );
     expect(report.configurations[0]!.settings['slidingWindowSize']).toBe(7);
+    const said = warn.mock.calls.map(([message]) => String(message));
+    warn.mockRestore();
+    expect(said).toContain("CircuitBreakerRegistry: no instance is configured for 'PgClient#pay(String)'; it gets the default config (did you mean 'pg'?)");
   });
 
   it('refuses a bad Spring key at the block, with the config loader’s message, and the sections it does not simulate', () => {
