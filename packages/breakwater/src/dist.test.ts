@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisUnavailable, startRedis } from '@breakwater/test-support/redis';
+import { UMBRELLA_PACKAGES } from '../test/umbrella-packages.js';
 
 /** Whether the Redis checks are skipped (no redis-server here, and not CI). */
 const noRedisChecks = (): boolean => process.env['CI'] !== 'true' && redisUnavailable() !== undefined;
@@ -124,21 +125,7 @@ describe('the built packages', () => {
     const umbrellaExports = (await run('breakwater', 'import')).exports!;
     const source = Object.keys(await import('./index.js')).sort();
     expect(umbrellaExports).toEqual(source);
-    // health() is @breakwater/observe's. Not the test helpers, nor the exporters, nor redis: each needs a peer of its own (fast-check,
-    // prom-client, @opentelemetry/api, redis), so the umbrella leaves them out; nor the simulator,
-    // a dev-time tool.
-    const reExported = [
-      '@breakwater/core',
-      '@breakwater/observe',
-      '@breakwater/circuit-breaker',
-      '@breakwater/time-limiter',
-      '@breakwater/retry',
-      '@breakwater/bulkhead',
-      '@breakwater/rate-limiter',
-      '@breakwater/decorators',
-      '@breakwater/spring-config',
-    ];
-    const fromPackages = new Set((await Promise.all(reExported.map((name) => run(name, 'import')))).flatMap((r) => r.exports!));
+    const fromPackages = new Set((await Promise.all(UMBRELLA_PACKAGES.map((name) => run(name, 'import')))).flatMap((r) => r.exports!));
     for (const name of umbrellaExports) expect(fromPackages.has(name), name).toBe(true);
   }, 30_000);
 

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UMBRELLA_PACKAGES } from '../test/umbrella-packages.js';
 
 // The README's "install from packed tarballs" recipe, as an outside project would follow it:
 // `pnpm pack` every package, `npm i` the tarballs into a directory outside the repository (npm
@@ -65,18 +66,7 @@ beforeAll(async () => {
     join(app, 'cjs.cjs'),
     `(async () => {${retried("require('breakwater')")}\n${retried("require('@breakwater/retry')", "require('@breakwater/core')")}\n})();\n`,
   );
-  const packages = [
-    '@breakwater/core',
-    '@breakwater/observe',
-    '@breakwater/circuit-breaker',
-    '@breakwater/time-limiter',
-    '@breakwater/retry',
-    '@breakwater/bulkhead',
-    '@breakwater/rate-limiter',
-    '@breakwater/decorators',
-    '@breakwater/spring-config',
-    'breakwater',
-  ];
+  const packages = [...UMBRELLA_PACKAGES, 'breakwater'];
   await npm(['install', ...packages.map(tarball)]);
 }, 120_000);
 

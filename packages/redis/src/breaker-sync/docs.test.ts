@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SYNC_EVENT_TYPES } from './events.js';
 
 // Every public export of the breaker sync (index.ts lines from './breaker-sync/…') has TSDoc with
 // an @example (house rule), and the README documents it. The check of test-support's
@@ -31,18 +32,7 @@ describe('RedisBreakerSync docs', () => {
     expect(section.startsWith('## RedisBreakerSync')).toBe(true);
     for (const option of ['client', 'subscriber', 'quorum', 'quorumWindow', 'trialLease', 'keyPrefix', 'instanceId', 'clock', 'commandTimeout'])
       expect(section).toContain(`\`${option}\``);
-    for (const event of [
-      'storeError',
-      'storeRecovered',
-      'peerOpened',
-      'fleetOpened',
-      'fleetClosed',
-      'trialStarted',
-      'trialAbandoned',
-      'overridden',
-      'storeValueIgnored',
-    ])
-      expect(section).toContain(`\`${event}\``);
+    for (const event of SYNC_EVENT_TYPES) expect(section).toContain(`\`${event}\``);
     for (const issue of ['#419', '#1284', '#675', '#89', '#287']) expect(section).toContain(issue);
   });
 
