@@ -1,16 +1,5 @@
-import {
-  EventPublisher,
-  type AnyEventOf,
-  type CallContext,
-  type Clock,
-  type Duration,
-  type EventOf,
-  type ExecuteOptions,
-  type Listener,
-  type Observable,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
+import { EventPublisher } from '@breakwater/core';
+import type { AnyEventOf, CallContext, Clock, Duration, EventOf, ExecuteOptions, Listener, Observable, Policy, PolicyFn } from '@breakwater/core';
 import { describeValue } from '@breakwater/core/internal';
 import { resolveCircuitBreakerConfig, type CircuitBreakerConfig, type ResolvedCircuitBreakerConfig } from './config.js';
 import { measuredDuration, openWaitFor, openWaitUntil } from './arguments.js';

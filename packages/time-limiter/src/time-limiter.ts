@@ -1,14 +1,5 @@
-import {
-  EventPublisher,
-  type AnyEventOf,
-  type CallContext,
-  type EventOf,
-  type ExecuteOptions,
-  type Listener,
-  type Observable,
-  type Policy,
-  type PolicyFn,
-} from '@breakwater/core';
+import { EventPublisher } from '@breakwater/core';
+import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Listener, Observable, Policy, PolicyFn } from '@breakwater/core';
 import { enterCall } from '@breakwater/core/internal';
 import { resolveTimeLimiterConfig, type ResolvedTimeLimiterConfig, type TimeLimiterConfig } from './config.js';
 import { TIME_LIMITER_EVENT_TYPES, type TimeLimiterEvents, type TimeLimiterMetrics } from './events.js';
