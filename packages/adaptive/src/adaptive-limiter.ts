@@ -1,0 +1,357 @@
+import { EventPublisher, TimeoutError } from '@breakwater/core';
+import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn, RequestNotPermittedError } from '@breakwater/core';
+import { callbackThrew, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { resolveAdaptiveLimiterConfig, type AdaptiveLimiterConfig, type ResolvedAdaptiveLimiterConfig } from './config.js';
+import { ADAPTIVE_LIMITER_EVENT_TYPES, type AdaptiveLimiterEvents, type AdaptiveLimiterMetrics, type AdaptivePartitionMetrics } from './events.js';
+import type { LimitAlgorithm } from './limit/algorithm.js';
+import { LimitFeed } from './limit-feed.js';
+import { partitionView, type AdaptivePartitionPolicy } from './partition-view.js';
+import { guaranteedSlots, laneOf } from './partitions.js';
+import { refusal } from './refusal.js';
+import { Slots } from './slots.js';
+import { LimiterToken, type AdaptiveToken, type TokenOutcome } from './token.js';
+
+/**
+ * The options of one call of an {@link AdaptiveLimiter}: the caller's signal and the call's partition.
+ *
+ * @example
+ * ```ts
+ * await limiter.execute(() => backend.report(id), { partition: 'batch', signal });
+ * ```
+ */
+export interface AdaptiveCallOptions extends ExecuteOptions {
+  /** One of the limiter's `partitions` (absent: the call has no guaranteed share). */
+  readonly partition?: string | undefined;
+}
+
+/**
+ * A concurrency limit that finds itself: a call is admitted while `inFlight < limit`, else it
+ * waits up to `maxWaitDuration` for a slot (FIFO, or LIFO with `queue: 'lifo'`; at most
+ * `maxQueue` waiting), else it is refused with a `RequestNotPermittedError` naming the limit.
+ * Every call is a sample fed to a {@link LimitAlgorithm} (`'vegas'` by default, through a window):
+ * a success gives its round-trip time (admission → settle, on the limiter's clock), a drop (a
+ * `TimeoutError`, or an error `isDrop` accepts) tells of an overloaded backend, any other error
+ * feeds nothing. The algorithm moves the limit; `limitChanged` says so.
+ *
+ * `partitions` give names shares of the limit: below the limit any call takes a free slot; when
+ * the limit is reached a freed slot goes first to a waiter of a partition below its guaranteed
+ * share. The limit itself is never exceeded (contract: docs/adaptive.md).
+ *
+ * @example
+ * ```ts
+ * const limiter = new AdaptiveLimiter('pg', { algorithm: 'gradient2', maxWaitDuration: '20ms', isDrop: (e) => e instanceof PoolTimeoutError });
+ * const rows = await limiter.execute((ctx) => pool.query(sql, { signal: ctx.signal }));
+ * limiter.on('limitChanged', (e) => console.log(`limit ${e.previous} -> ${e.limit}`));
+ * ```
+ */
+export class AdaptiveLimiter implements Policy {
+  readonly kind = 'adaptiveLimiter' as const;
+  readonly #events: EventPublisher<AdaptiveLimiterEvents>;
+  readonly #options: ResolvedAdaptiveLimiterConfig;
+  readonly #source: string;
+  readonly #names: readonly string[];
+  readonly #slots: Slots;
+  readonly #feed: LimitFeed;
+  readonly #views = new Map<string, AdaptivePartitionPolicy>();
+  #rejected = 0;
+
+  constructor(
+    readonly name: string,
+    config?: AdaptiveLimiterConfig,
+  ) {
+    const c = resolveAdaptiveLimiterConfig(name, config);
+    this.#options = c;
+    this.#source = `AdaptiveLimiter '${name}'`;
+    this.#names = Object.keys(c.partitions);
+    this.#feed = new LimitFeed(this.#source, c.algorithm);
+    this.#slots = new Slots({
+      limit: this.#feed.limit,
+      shares: this.#names.map((n) => c.partitions[n]!),
+      lifo: c.queue === 'lifo',
+      clock: c.clock,
+      granted: (lane, waitedMs) => this.#permitted(lane, waitedMs),
+      refused: (lane, waitedMs) => this.#refuse(lane, `freed no slot within maxWaitDuration (${waitedMs} ms)`),
+    });
+    this.#events = new EventPublisher(name, c.clock, this.#source, ADAPTIVE_LIMITER_EVENT_TYPES);
+  }
+
+  /**
+   * Same as `new AdaptiveLimiter(name, config)`.
+   *
+   * @example
+   * ```ts
+   * const limiter = AdaptiveLimiter.of('pg', { algorithm: 'aimd' });
+   * ```
+   */
+  static of(name: string, config?: AdaptiveLimiterConfig): AdaptiveLimiter {
+    return new AdaptiveLimiter(name, config);
+  }
+
+  /** Every option as resolved at construction (`algorithm`: the one fed, window included). */
+  get config(): ResolvedAdaptiveLimiterConfig {
+    return this.#options;
+  }
+
+  /** The limit in force. */
+  get limit(): number {
+    return this.#slots.limit;
+  }
+
+  /** Calls holding a slot. */
+  get inFlight(): number {
+    return this.#slots.inFlight;
+  }
+
+  /** A fresh snapshot. */
+  get metrics(): AdaptiveLimiterMetrics {
+    const slots = this.#slots;
+    const partitions: Record<string, AdaptivePartitionMetrics> = {};
+    this.#names.forEach((n, lane) => {
+      partitions[n] = { guaranteed: guaranteedSlots(slots.limit, this.#options.partitions[n]!), inFlight: slots.busy(lane), waiting: slots.waitingIn(lane) };
+    });
+    return { limit: slots.limit, inFlight: slots.inFlight, waiting: slots.waiting, rejected: this.#rejected, partitions };
+  }
+
+  /**
+   * Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. An
+   * unknown type is a `TypeError` that suggests the closest.
+   */
+  on<K extends keyof AdaptiveLimiterEvents & string>(type: K, listener: (event: EventOf<AdaptiveLimiterEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<AdaptiveLimiterEvents>) => void): () => void;
+  on(type: string, listener: (event: never) => void): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Takes a slot if one is free now (never waits, never ahead of a waiter): a token to settle
+   * once the work ends, or `null` (refused: `callRejected`). Throws a `RangeError` for a partition
+   * the limiter does not have.
+   *
+   * @example
+   * ```ts
+   * const token = limiter.tryAcquire({ partition: 'critical' });
+   * if (token === null) return reply.code(503).send();
+   * try { reply.send(await work()); token.onSuccess(); } catch (e) { token.onIgnore(); throw e; }
+   * ```
+   */
+  tryAcquire(options?: { readonly partition?: string | undefined } | null): AdaptiveToken | null {
+    const lane = options === undefined || options === null ? this.#names.length : laneOf(this.#source, this.#names, options.partition);
+    if (this.#slots.tryTake(lane)) {
+      this.#permitted(lane, 0);
+      return this.#token(lane);
+    }
+    this.#rejectedNow(lane);
+    return null;
+  }
+
+  /**
+   * Takes a slot, waiting for one at most `maxWaitDuration`; rejects with a
+   * `RequestNotPermittedError` after that (or at once when it cannot wait), with the signal's
+   * reason if `options.signal` aborts first (the waiter leaves the queue at once), or with a
+   * `RangeError` for an unknown partition. Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * const token = await limiter.acquire({ signal, partition: 'batch' });
+   * try { await work(); token.onSuccess(); } catch (e) { token.onIgnore(); throw e; }
+   * ```
+   */
+  acquire(options?: AdaptiveCallOptions | null): Promise<AdaptiveToken> {
+    const ctx = enterCall(options);
+    if (ctx instanceof Promise) return ctx;
+    let lane: number;
+    try {
+      lane = options === undefined || options === null ? this.#names.length : laneOf(this.#source, this.#names, options.partition);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.#slots.tryTake(lane)) {
+      this.#permitted(lane, 0);
+      return Promise.resolve(this.#token(lane));
+    }
+    const refused = this.#cannotWait(lane);
+    if (refused !== undefined) return Promise.reject(refused);
+    const signal = ctx.signal;
+    return this.#slots.wait(lane, signal, this.#options.maxWaitDuration).then(() => {
+      const token = this.#token(lane);
+      if (signal.aborted) {
+        // Aborted between getting the slot and this continuation: give it back.
+        token.onIgnore();
+        throw signal.reason;
+      }
+      return token;
+    });
+  }
+
+  /**
+   * Runs `fn` in a slot (waiting for one as {@link acquire} does, in `options.partition` if
+   * given) and feeds its outcome to the algorithm. A caller's signal that aborts while `fn` runs
+   * rejects the call at once; the slot is held until `fn` really settles (and a call whose caller
+   * aborted feeds no sample unless it succeeds). Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * const user = await limiter.execute((ctx) => users.find(id, { signal: ctx.signal }), { signal, partition: 'critical' });
+   * ```
+   */
+  execute<T>(fn: PolicyFn<T>, options?: AdaptiveCallOptions | CallContext | null): Promise<T> {
+    let lane = this.#names.length;
+    if (options !== undefined && options !== null && (options as AdaptiveCallOptions).partition !== undefined) {
+      try {
+        lane = laneOf(this.#source, this.#names, (options as AdaptiveCallOptions).partition);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#executeIn(fn, options, lane);
+  }
+
+  /**
+   * Wraps `fn` so that each call runs in a slot (with no partition).
+   *
+   * @example
+   * ```ts
+   * const find = limiter.decorate((id: string) => users.find(id));
+   * await find('42');
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args: A) => this.#executeIn(() => fn(...args), undefined, this.#names.length);
+  }
+
+  /**
+   * This limiter seen through one partition: a `Policy` (kind `'adaptiveLimiter'`, the same name)
+   * whose calls run in `partition`. The same view every time for a name. Throws a `RangeError`
+   * for a partition the limiter does not have.
+   *
+   * @example
+   * ```ts
+   * const batch = limiter.inPartition('batch');
+   * await batch.execute(() => backend.export(rows));
+   * ```
+   */
+  inPartition(partition: string): AdaptivePartitionPolicy {
+    const lane = laneOf(this.#source, this.#names, partition);
+    let view = this.#views.get(partition);
+    if (view === undefined) {
+      view = partitionView(this.name, partition, lane, (fn, options, l) => this.#executeIn(fn, options, l));
+      this.#views.set(partition, view);
+    }
+    return view;
+  }
+
+  #executeIn<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, lane: number): Promise<T> {
+    let ctx = ROOT_CONTEXT;
+    if (options !== undefined) {
+      const entered = enterCall(options);
+      if (entered instanceof Promise) return entered;
+      ctx = entered;
+    }
+    if (this.#slots.tryTake(lane)) {
+      this.#permitted(lane, 0);
+      return this.#run(fn, ctx, lane);
+    }
+    const refused = this.#cannotWait(lane);
+    if (refused !== undefined) return Promise.reject(refused);
+    const signal = ctx.signal;
+    return this.#slots.wait(lane, signal, this.#options.maxWaitDuration).then(() => {
+      if (signal.aborted) {
+        // Aborted between getting the slot and starting: give it back, do not start fn.
+        this.#token(lane).onIgnore();
+        throw signal.reason;
+      }
+      return this.#run(fn, ctx, lane);
+    });
+  }
+
+  /** Runs `fn` in the slot just taken; its outcome settles the slot's token once, when `fn` settles. */
+  #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number): Promise<T> {
+    const token = this.#token(lane);
+    let value: T | PromiseLike<T>;
+    try {
+      value = fn(ctx);
+    } catch (error) {
+      this.#judge(token, error, ctx.signal);
+      return Promise.reject(error);
+    }
+    const outcome = follow(value).then(
+      (result) => {
+        token.onSuccess();
+        return result;
+      },
+      (error: unknown) => {
+        this.#judge(token, error, ctx.signal);
+        throw error;
+      },
+    );
+    return raceAbort(outcome, ctx.signal);
+  }
+
+  /** Settles a failed call's token: a drop, or ignored (an error that is not one, or after its caller aborted). */
+  #judge(token: LimiterToken, error: unknown, signal: AbortSignal): void {
+    if (signal.aborted) token.onIgnore();
+    else if (this.#isDrop(error)) token.onDropped();
+    else token.onIgnore();
+  }
+
+  #isDrop(error: unknown): boolean {
+    if (error instanceof TimeoutError) return true;
+    const isDrop = this.#options.isDrop;
+    if (isDrop === undefined) return false;
+    try {
+      return isDrop(error) === true;
+    } catch (thrown) {
+      callbackThrew(this.#source, 'isDrop', isDrop, thrown, 'the error is not counted as a drop (no sample)');
+      return false;
+    }
+  }
+
+  #token(lane: number): LimiterToken {
+    const slots = this.#slots;
+    return new LimiterToken(this.#names[lane], lane, this.#options.clock.now(), slots.inFlight, this.#settle);
+  }
+
+  /** Bound once: a token's end — `callFinished`, the sample (maybe a new limit), then the slot back. */
+  readonly #settle = (token: LimiterToken, outcome: TokenOutcome): void => {
+    const now = this.#options.clock.now();
+    const rtt = now - token.start;
+    const didDrop = outcome === 1;
+    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { partition: token.partition, rtt, didDrop, ignored: outcome === 2 });
+    if (outcome !== 2) {
+      const previous = this.#slots.limit;
+      const limit = this.#feed.sample(now, rtt, token.inFlight, didDrop);
+      if (limit !== previous) {
+        this.#slots.limit = limit;
+        if (this.#events.wants('limitChanged')) this.#events.emit('limitChanged', { previous, limit });
+      }
+    }
+    this.#slots.free(token.lane);
+  };
+
+  /** The refusal of a call that cannot wait (`maxWaitDuration` 0, or the queue full), or `undefined`: it may wait. */
+  #cannotWait(lane: number): RequestNotPermittedError | undefined {
+    if (this.#options.maxWaitDuration === 0) return this.#refuse(lane, 'does not permit further calls');
+    const maxQueue = this.#options.maxQueue;
+    if (this.#slots.waiting >= maxQueue) return this.#refuse(lane, `does not permit further calls: its queue is full (${maxQueue} waiting)`);
+    return undefined;
+  }
+
+  /** Counts and publishes a refusal. */
+  #rejectedNow(lane: number): void {
+    this.#rejected++;
+    if (this.#events.wants('callRejected'))
+      this.#events.emit('callRejected', { partition: this.#names[lane], limit: this.#slots.limit, inFlight: this.#slots.inFlight });
+  }
+
+  #permitted(lane: number, waitMs: number): void {
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', { partition: this.#names[lane], waitMs });
+  }
+
+  /** Counts and publishes a refusal and builds its error (`detail` says why; the limit and the calls in flight are added). */
+  #refuse(lane: number, detail: string): RequestNotPermittedError {
+    this.#rejectedNow(lane);
+    const { limit, inFlight } = this.#slots;
+    const where = lane < this.#names.length ? ` in partition '${this.#names[lane]}'` : '';
+    return refusal(this.#source, this.name, `${detail}${where} (limit ${limit}, ${inFlight} in flight)`, this.#options.writableStackTraceEnabled);
+  }
+}

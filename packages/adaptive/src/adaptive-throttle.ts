@@ -1,0 +1,260 @@
+import { EventPublisher } from '@breakwater/core';
+import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import { callbackThrew, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { ADAPTIVE_THROTTLE_EVENT_TYPES, NO_FIELDS, type AdaptiveThrottleEvents, type AdaptiveThrottleMetrics } from './events.js';
+import { refusal } from './refusal.js';
+import { resolveAdaptiveThrottleConfig, type AdaptiveThrottleConfig, type ResolvedAdaptiveThrottleConfig } from './throttle-config.js';
+import { ThrottleWindow } from './throttle-window.js';
+
+/**
+ * A request let through by an {@link AdaptiveThrottle}'s `tryAcquire`: say once how the backend
+ * answered. A second call of any method is ignored.
+ *
+ * - `onAccepted()`: the backend accepted the request (a success, or an error of its own that is
+ *   not an overload, e.g. a 404).
+ * - `onRejected()`: the backend refused it (a 429, a 503, a time-out): it counts against the backend.
+ * - `onIgnore()`: the request was never sent after all; it is taken out of the counts.
+ *
+ * @example
+ * ```ts
+ * const token = throttle.tryAcquire();
+ * if (token === null) throw new Error('throttled');
+ * const res = await fetch(url);
+ * if (res.status === 429 || res.status >= 500) token.onRejected();
+ * else token.onAccepted();
+ * ```
+ */
+export interface AdaptiveThrottleToken {
+  onAccepted(): void;
+  onRejected(): void;
+  onIgnore(): void;
+}
+
+/** The throttle's token: the bucket its request was counted in, settled once. */
+class ThrottleToken implements AdaptiveThrottleToken {
+  #done = false;
+
+  constructor(
+    readonly bucket: number,
+    readonly settle: (token: ThrottleToken, outcome: 0 | 1 | 2) => void,
+  ) {}
+
+  onAccepted(): void {
+    this.#end(0);
+  }
+
+  onRejected(): void {
+    this.#end(1);
+  }
+
+  onIgnore(): void {
+    this.#end(2);
+  }
+
+  #end(outcome: 0 | 1 | 2): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.settle(this, outcome);
+  }
+}
+
+/**
+ * Google SRE's client-side throttling ("Handling Overload"): over a sliding window (2 minutes by
+ * default) the client counts the requests it asked for and those the backend accepted, and
+ * rejects a new request locally — before the backend is asked — with probability
+ * `max(0, (requests − k·accepts) / (requests + 1))`, capped by `maxRejectRatio`. While the
+ * backend accepts more than one request in `k`, nothing is rejected; as it refuses more, the
+ * client sheds its own load instead of sending requests that would fail. A local rejection is a
+ * `RequestNotPermittedError` naming the reject ratio.
+ *
+ * @example
+ * ```ts
+ * const throttle = new AdaptiveThrottle('search', { isDrop: (e) => e instanceof HttpError && (e.status === 429 || e.status >= 500) });
+ * const hits = await throttle.execute((ctx) => search(q, { signal: ctx.signal }));
+ * ```
+ */
+export class AdaptiveThrottle implements Policy {
+  readonly kind = 'throttle' as const;
+  readonly #events: EventPublisher<AdaptiveThrottleEvents>;
+  readonly #options: ResolvedAdaptiveThrottleConfig;
+  readonly #source: string;
+  readonly #window: ThrottleWindow;
+
+  constructor(
+    readonly name: string,
+    config?: AdaptiveThrottleConfig,
+  ) {
+    const c = resolveAdaptiveThrottleConfig(name, config);
+    this.#options = c;
+    this.#source = `AdaptiveThrottle '${name}'`;
+    this.#window = new ThrottleWindow(c.window, c.clock.now());
+    this.#events = new EventPublisher(name, c.clock, this.#source, ADAPTIVE_THROTTLE_EVENT_TYPES);
+  }
+
+  /**
+   * Same as `new AdaptiveThrottle(name, config)`.
+   *
+   * @example
+   * ```ts
+   * const throttle = AdaptiveThrottle.of('search', { k: 1.5 });
+   * ```
+   */
+  static of(name: string, config?: AdaptiveThrottleConfig): AdaptiveThrottle {
+    return new AdaptiveThrottle(name, config);
+  }
+
+  /** Every option as resolved at construction (the window in ms). */
+  get config(): ResolvedAdaptiveThrottleConfig {
+    return this.#options;
+  }
+
+  /** The probability of a local rejection now. */
+  get rejectRatio(): number {
+    this.#window.advance(this.#options.clock.now());
+    return this.#window.ratio(this.#options.k, this.#options.maxRejectRatio);
+  }
+
+  /** A fresh snapshot of the window as of `clock.now()`. */
+  get metrics(): AdaptiveThrottleMetrics {
+    const window = this.#window;
+    window.advance(this.#options.clock.now());
+    return {
+      requests: window.requests,
+      accepts: window.accepts,
+      rejected: window.rejected,
+      rejectRatio: window.ratio(this.#options.k, this.#options.maxRejectRatio),
+    };
+  }
+
+  /**
+   * Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. An
+   * unknown type is a `TypeError` that suggests the closest.
+   */
+  on<K extends keyof AdaptiveThrottleEvents & string>(type: K, listener: (event: EventOf<AdaptiveThrottleEvents, K>) => void): () => void;
+  on(type: '*', listener: (event: AnyEventOf<AdaptiveThrottleEvents>) => void): () => void;
+  on(type: string, listener: (event: never) => void): () => void {
+    return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Counts a request and draws: a token to settle with the backend's answer, or `null` when the
+   * throttle rejects the request locally (`callRejected`; it still counts as a request). The
+   * probability is the reject ratio before this request is counted. Never waits.
+   *
+   * @example
+   * ```ts
+   * const token = throttle.tryAcquire();
+   * if (token === null) return cached();
+   * try { const r = await backend.get(id); token.onAccepted(); return r; } catch (e) { token.onRejected(); throw e; }
+   * ```
+   */
+  tryAcquire(): AdaptiveThrottleToken | null {
+    const now = this.#options.clock.now();
+    const window = this.#window;
+    window.advance(now);
+    const p = window.ratio(this.#options.k, this.#options.maxRejectRatio);
+    const bucket = window.countRequest(now);
+    if (p > 0 && this.#draw() < p) {
+      window.countRejected();
+      if (this.#events.wants('callRejected')) this.#events.emit('callRejected', { rejectRatio: p });
+      this.#lastRatio = p;
+      return null;
+    }
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
+    return new ThrottleToken(bucket, this.#settle);
+  }
+
+  /**
+   * Runs `fn` unless the throttle rejects it locally (a `RequestNotPermittedError` naming the
+   * reject ratio); its outcome is counted when it settles: a success, or an error `isDrop` does
+   * not accept, is an accept. A caller's signal that aborts while `fn` runs rejects the call at
+   * once (and its outcome, unless a success, is not counted). Never throws synchronously.
+   *
+   * @example
+   * ```ts
+   * const body = await throttle.execute((ctx) => fetch(url, { signal: ctx.signal }).then(checkStatus), { signal });
+   * ```
+   */
+  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
+    let ctx = ROOT_CONTEXT;
+    if (options !== undefined) {
+      const entered = enterCall(options);
+      if (entered instanceof Promise) return entered;
+      ctx = entered;
+    }
+    const token = this.tryAcquire() as ThrottleToken | null;
+    if (token === null) {
+      const ratio = Number(this.#lastRatio.toFixed(4));
+      return Promise.reject(refusal(this.#source, this.name, `rejected the call locally (reject ratio ${ratio})`, this.#options.writableStackTraceEnabled));
+    }
+    let value: T | PromiseLike<T>;
+    try {
+      value = fn(ctx);
+    } catch (error) {
+      this.#judge(token, error, ctx.signal);
+      return Promise.reject(error);
+    }
+    const outcome = follow(value).then(
+      (result) => {
+        token.onAccepted();
+        return result;
+      },
+      (error: unknown) => {
+        this.#judge(token, error, ctx.signal);
+        throw error;
+      },
+    );
+    return raceAbort(outcome, ctx.signal);
+  }
+
+  /**
+   * Wraps `fn` so that each call goes through the throttle.
+   *
+   * @example
+   * ```ts
+   * const search = throttle.decorate((q: string) => api.search(q));
+   * await search('breakwater');
+   * ```
+   */
+  decorate<A extends unknown[], R>(fn: (...args: A) => R | PromiseLike<R>): (...args: A) => Promise<R> {
+    return (...args: A) => this.execute(() => fn(...args));
+  }
+
+  /** The ratio of the last local rejection (for its error's message). */
+  #lastRatio = 0;
+
+  #draw(): number {
+    const random = this.#options.random;
+    try {
+      return random();
+    } catch (error) {
+      callbackThrew(this.#source, 'random', random, error, 'the request is let through');
+      return 1;
+    }
+  }
+
+  #judge(token: ThrottleToken, error: unknown, signal: AbortSignal): void {
+    if (signal.aborted) return token.onIgnore();
+    const isDrop = this.#options.isDrop;
+    let drop: boolean;
+    try {
+      drop = isDrop(error) === true;
+    } catch (thrown) {
+      callbackThrew(this.#source, 'isDrop', isDrop, thrown, 'the error counts as a drop');
+      drop = true;
+    }
+    if (drop) token.onRejected();
+    else token.onAccepted();
+  }
+
+  /** Bound once: a token's end — an accept counted, or (ignored) its request taken back. */
+  readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => {
+    const now = this.#options.clock.now();
+    if (outcome === 0) this.#window.countAccept(now);
+    else if (outcome === 2) {
+      this.#window.uncount(token.bucket, now);
+      return;
+    }
+    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
+  };
+}

@@ -1,0 +1,19 @@
+// @breakwater/adaptive: limits that find themselves (contract: docs/adaptive.md).
+export { AdaptiveLimiter, type AdaptiveCallOptions } from './adaptive-limiter.js';
+export { AdaptiveThrottle, type AdaptiveThrottleToken } from './adaptive-throttle.js';
+export { AdaptiveLimiterRegistry, AdaptiveThrottleRegistry } from './registry.js';
+export { ADAPTIVE_LIMITER_OPTIONS, type AdaptiveLimiterConfig, type ResolvedAdaptiveLimiterConfig } from './config.js';
+export { ADAPTIVE_THROTTLE_OPTIONS, type AdaptiveThrottleConfig, type ResolvedAdaptiveThrottleConfig } from './throttle-config.js';
+export type {
+  AdaptiveLimiterEvents,
+  AdaptiveLimiterMetrics,
+  AdaptivePartitionMetrics,
+  AdaptiveThrottleEvents,
+  AdaptiveThrottleMetrics,
+} from './events.js';
+export type { AdaptiveToken } from './token.js';
+export type { AdaptivePartitionPolicy } from './partition-view.js';
+export type { AlgorithmName, WindowOptions } from './named-algorithms.js';
+export { guaranteedSlots } from './partitions.js';
+export * from './limit/index.js';
+export { RequestNotPermittedError, TimeoutError } from '@breakwater/core';

@@ -1,0 +1,200 @@
+import { onAbort, type Clock, type TimerHandle } from '@breakwater/core';
+import { holdProcess, LinkedQueue, NEVER_ABORTED, releaseProcess, type Linked } from '@breakwater/core/internal';
+import { guaranteedSlots } from './partitions.js';
+
+/** What {@link Slots} needs from its limiter. */
+export interface SlotsOptions {
+  /** The limit to start with. */
+  readonly limit: number;
+  /** The partitions' shares, by lane (a lane past the last share is the lane of calls with no partition). */
+  readonly shares: readonly number[];
+  /** `true`: a freed slot goes to the newest waiter; `false`: to the oldest. */
+  readonly lifo: boolean;
+  readonly clock: Clock;
+  /** A waiter of `lane` was handed a slot (the limiter publishes `callPermitted`). */
+  readonly granted: (lane: number, waitedMs: number) => void;
+  /** A waiter's maxWaitDuration ran out: the error it rejects with (the limiter publishes `callRejected`). */
+  readonly refused: (lane: number, waitedMs: number) => unknown;
+}
+
+/** A caller waiting for a slot: its links, its lane, when it came, how to settle it, its timer and listener. */
+interface QueuedCall extends Linked<QueuedCall> {
+  readonly lane: number;
+  /** Arrival order across lanes (FIFO: the smallest goes first; LIFO: the largest). */
+  readonly seq: number;
+  readonly since: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+  timer: TimerHandle | undefined;
+  holdsProcess: boolean;
+  stopListening: () => void;
+}
+
+const noop = (): void => {};
+
+/**
+ * The slots of an adaptive limiter: how many calls are in flight (in all and by lane), the limit
+ * in force, and the callers waiting for a slot (one intrusive queue per lane; an aborted waiter
+ * leaves at once, one `abort` listener per caller signal through core's `onAbort`; a wait keeps
+ * the process alive). `inFlight` never exceeds the limit through this class: a slot is taken only
+ * while `inFlight < limit`, and a smaller limit takes effect as calls end.
+ *
+ * A freed slot (or a larger limit) goes to a waiter, chosen so that partitions keep their share:
+ * first among the lanes whose partition is below its guaranteed slots (`max(1, ⌈limit·share⌉)`),
+ * else among all lanes; within that choice the oldest waiter (FIFO) or the newest (LIFO). A
+ * newcomer never takes a slot while anyone waits.
+ */
+export class Slots {
+  readonly #queues: LinkedQueue<QueuedCall>[];
+  readonly #busy: number[];
+  readonly #shares: readonly number[];
+  readonly #lifo: boolean;
+  readonly #clock: Clock;
+  readonly #granted: (lane: number, waitedMs: number) => void;
+  readonly #refused: (lane: number, waitedMs: number) => unknown;
+  #limit: number;
+  #inFlight = 0;
+  #waiting = 0;
+  #seq = 0;
+
+  constructor(options: SlotsOptions) {
+    this.#limit = options.limit;
+    this.#shares = options.shares;
+    this.#lifo = options.lifo;
+    this.#clock = options.clock;
+    this.#granted = options.granted;
+    this.#refused = options.refused;
+    const lanes = options.shares.length + 1;
+    this.#queues = Array.from({ length: lanes }, () => new LinkedQueue<QueuedCall>());
+    this.#busy = new Array<number>(lanes).fill(0);
+  }
+
+  /** The limit in force. */
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** A new limit: a larger one hands the new slots to waiters at once; a smaller one takes effect as calls end. */
+  set limit(limit: number) {
+    this.#limit = limit;
+    this.#handOver();
+  }
+
+  /** Calls holding a slot. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Callers waiting for a slot. */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
+  /** Calls of `lane` holding a slot. */
+  busy(lane: number): number {
+    return this.#busy[lane]!;
+  }
+
+  /** Callers of `lane` waiting. */
+  waitingIn(lane: number): number {
+    return this.#queues[lane]!.size;
+  }
+
+  /** Takes a slot for a call of `lane` if one is free now and nobody waits. */
+  tryTake(lane: number): boolean {
+    if (this.#inFlight >= this.#limit || this.#waiting !== 0) return false;
+    this.#inFlight++;
+    this.#busy[lane]!++;
+    return true;
+  }
+
+  /**
+   * Waits, in `lane`, for a slot: at most `maxWaitMs` (then rejects with `refused`'s error), or
+   * until `signal` aborts (rejects with its reason). `signal` must not have aborted yet.
+   */
+  wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const call: QueuedCall = {
+        prev: null,
+        next: null,
+        linked: false,
+        lane,
+        seq: this.#seq++,
+        since: this.#clock.now(),
+        resolve,
+        reject,
+        timer: undefined,
+        holdsProcess: false,
+        stopListening: noop,
+      };
+      this.#queues[lane]!.push(call);
+      this.#waiting++;
+      if (maxWaitMs !== Infinity) {
+        call.timer = this.#clock.setTimeout(() => {
+          call.timer = undefined;
+          this.#leave(call);
+          call.reject(this.#refused(lane, maxWaitMs));
+        }, maxWaitMs);
+        call.holdsProcess = holdProcess(call.timer);
+      }
+      if (signal === NEVER_ABORTED) return;
+      call.stopListening = onAbort(signal, () => {
+        this.#leave(call);
+        reject(signal.reason);
+      });
+    });
+  }
+
+  /** Gives back a slot of `lane` (there is one) and hands free slots to waiters. */
+  free(lane: number): void {
+    this.#inFlight--;
+    this.#busy[lane]!--;
+    this.#handOver();
+  }
+
+  #handOver(): void {
+    while (this.#waiting !== 0 && this.#inFlight < this.#limit) {
+      const call = this.#next();
+      this.#leave(call);
+      this.#inFlight++;
+      this.#busy[call.lane]!++;
+      this.#granted(call.lane, this.#clock.now() - call.since);
+      call.resolve();
+    }
+  }
+
+  /** The waiter a free slot goes to (someone waits): partitions below their share first, then FIFO or LIFO order. */
+  #next(): QueuedCall {
+    const queues = this.#queues;
+    if (queues.length === 1) return (this.#lifo ? queues[0]!.last : queues[0]!.first)!;
+    let best: QueuedCall | null = null;
+    let bestOwed = false;
+    for (let lane = 0; lane < queues.length; lane++) {
+      const queue = queues[lane]!;
+      const call = this.#lifo ? queue.last : queue.first;
+      if (call === null) continue;
+      const owed = lane < this.#shares.length && this.#busy[lane]! < guaranteedSlots(this.#limit, this.#shares[lane]!);
+      if (best === null || (owed && !bestOwed) || (owed === bestOwed && (this.#lifo ? call.seq > best.seq : call.seq < best.seq))) {
+        best = call;
+        bestOwed = owed;
+      }
+    }
+    return best!;
+  }
+
+  /** Takes `call` out of its queue and drops its timer, its hold on the process and its abort listener. */
+  #leave(call: QueuedCall): void {
+    this.#queues[call.lane]!.remove(call);
+    this.#waiting--;
+    if (call.timer !== undefined) {
+      this.#clock.clearTimeout(call.timer);
+      call.timer = undefined;
+    }
+    if (call.holdsProcess) {
+      call.holdsProcess = false;
+      releaseProcess();
+    }
+    call.stopListening();
+    call.stopListening = noop;
+  }
+}

@@ -1,0 +1,104 @@
+/** How many buckets a throttle's window is cut into (failsafe-go's throttler uses 20 too). */
+export const THROTTLE_BUCKETS = 20;
+
+/**
+ * The counts of an adaptive throttle over a sliding window, in {@link THROTTLE_BUCKETS} buckets of
+ * `window / 20` ms each, counted from the window's creation: a bucket leaves the window whole, so
+ * the counts cover the current bucket and the 19 before it — between `window − window/20` and
+ * `window` of the past. Pure: time is given to each method (the throttle passes its clock's
+ * `now()`), never read. Each method moves the window up to `now` first; time never goes back
+ * (an earlier `now` counts in the newest bucket).
+ *
+ * `requests` counts every request the application asked for (before it is sent; those the
+ * throttle rejected locally too), `accepts` those the backend accepted, `rejected` those the
+ * throttle rejected.
+ */
+export class ThrottleWindow {
+  readonly #origin: number;
+  readonly #bucketMs: number;
+  readonly #requests = new Array<number>(THROTTLE_BUCKETS).fill(0);
+  readonly #accepts = new Array<number>(THROTTLE_BUCKETS).fill(0);
+  readonly #rejected = new Array<number>(THROTTLE_BUCKETS).fill(0);
+  /** The index (since the origin) of the newest bucket. */
+  #head = 0;
+  #totalRequests = 0;
+  #totalAccepts = 0;
+  #totalRejected = 0;
+
+  constructor(windowMs: number, origin: number) {
+    this.#origin = origin;
+    this.#bucketMs = windowMs / THROTTLE_BUCKETS;
+  }
+
+  /** Moves the window to `now`; returns the index of the current bucket. */
+  advance(now: number): number {
+    const index = Math.floor((now - this.#origin) / this.#bucketMs);
+    const head = this.#head;
+    if (index <= head) return head;
+    const last = Math.min(index, head + THROTTLE_BUCKETS);
+    for (let i = head + 1; i <= last; i++) {
+      const slot = i % THROTTLE_BUCKETS;
+      this.#totalRequests -= this.#requests[slot]!;
+      this.#totalAccepts -= this.#accepts[slot]!;
+      this.#totalRejected -= this.#rejected[slot]!;
+      this.#requests[slot] = 0;
+      this.#accepts[slot] = 0;
+      this.#rejected[slot] = 0;
+    }
+    this.#head = index;
+    return index;
+  }
+
+  /** Requests in the window (as of the last move). */
+  get requests(): number {
+    return this.#totalRequests;
+  }
+
+  /** Accepts in the window. */
+  get accepts(): number {
+    return this.#totalAccepts;
+  }
+
+  /** Local rejections in the window. */
+  get rejected(): number {
+    return this.#totalRejected;
+  }
+
+  /** `min(cap, max(0, (requests − k·accepts) / (requests + 1)))` over the window as it is. */
+  ratio(k: number, cap: number): number {
+    const requests = this.#totalRequests;
+    const p = (requests - k * this.#totalAccepts) / (requests + 1);
+    return p <= 0 ? 0 : Math.min(p, cap);
+  }
+
+  /** Counts a request at `now`; returns its bucket's index (for {@link uncount}). */
+  countRequest(now: number): number {
+    const index = this.advance(now);
+    this.#requests[index % THROTTLE_BUCKETS]!++;
+    this.#totalRequests++;
+    return index;
+  }
+
+  /** Counts, in the current bucket, that the request just counted was rejected locally. */
+  countRejected(): void {
+    this.#rejected[this.#head % THROTTLE_BUCKETS]!++;
+    this.#totalRejected++;
+  }
+
+  /** Counts an accept at `now`. */
+  countAccept(now: number): void {
+    const index = this.advance(now);
+    this.#accepts[index % THROTTLE_BUCKETS]!++;
+    this.#totalAccepts++;
+  }
+
+  /** Takes back a request counted in bucket `index` (a request never sent), if that bucket is still in the window at `now`. */
+  uncount(index: number, now: number): void {
+    const head = this.advance(now);
+    if (index <= head - THROTTLE_BUCKETS) return;
+    const slot = index % THROTTLE_BUCKETS;
+    if (this.#requests[slot]! === 0) return;
+    this.#requests[slot]!--;
+    this.#totalRequests--;
+  }
+}
