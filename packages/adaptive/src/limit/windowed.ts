@@ -1,0 +1,102 @@
+// Netflix's WindowedLimit: calls are gathered into windows and the algorithm sees one sample per
+// window — its average rtt, its largest in-flight count, whether any call dropped — so that one
+// lucky or unlucky call does not move the limit.
+
+import { ConfigReader, type Duration } from '@breakwater/core';
+import { describeValue } from '@breakwater/core/internal';
+import type { LimitAlgorithm, LimitSample } from './algorithm.js';
+
+/**
+ * Options of {@link windowed}. Defaults are Netflix's `WindowedLimit`.
+ *
+ * @example
+ * ```ts
+ * const options: WindowedOptions = { minWindowTime: '500ms', maxWindowTime: '2s', windowSize: 20 };
+ * ```
+ */
+export interface WindowedOptions {
+  /** Shortest a window lasts; >= 0. Default `'1s'`. */
+  readonly minWindowTime?: Duration | undefined;
+  /** Longest a window waits for `2 · its lowest rtt` to pass; >= minWindowTime. Default `'1s'`. */
+  readonly maxWindowTime?: Duration | undefined;
+  /** Fewest calls a window holds before it closes; integer >= 1. Default 10. */
+  readonly windowSize?: number | undefined;
+  /** A successful call faster than this is not a sample (a cache hit, a short-circuit), ms; >= 0. Default 0.1 (100 µs). */
+  readonly minRttThreshold?: Duration | undefined;
+}
+
+const WINDOWED_KEYS = ['minWindowTime', 'maxWindowTime', 'windowSize', 'minRttThreshold'] as const;
+
+/**
+ * Wraps an algorithm so that it sees one sample per window of calls. A successful call whose rtt
+ * is under `minRttThreshold` (or not a finite number) is not counted; a drop always is, its rtt
+ * never (a time-out's or a 429's duration is not the backend's latency). A window opens with its
+ * first call and closes on the call that finds it holding at least `windowSize` calls and open for
+ * at least `clamp(2 · its lowest rtt, minWindowTime, maxWindowTime)` (by `sample.at`); it then
+ * forwards `{ at, rtt: the average rtt of its successful calls (0 if none), inFlight: the largest,
+ * didDrop: any }`. Between windows the limit holds.
+ *
+ * @throws RangeError / TypeError naming `windowed`, the option, the value and the valid range.
+ * @example
+ * ```ts
+ * const algorithm = windowed(vegas(), { windowSize: 10, minWindowTime: '1s' });
+ * limiter = new AdaptiveLimiter('pg', { algorithm, window: false }); // already windowed
+ * ```
+ */
+export function windowed(algorithm: LimitAlgorithm, options?: WindowedOptions): LimitAlgorithm {
+  const read = ConfigReader.unnamed<WindowedOptions>('windowed', options, WINDOWED_KEYS);
+  const minWindowTime = read.duration('minWindowTime', 1000, { gte: 0 });
+  const maxWindowTime = read.duration('maxWindowTime', Math.max(1000, minWindowTime), { gte: 0 });
+  if (maxWindowTime < minWindowTime) read.fail('maxWindowTime', `>= minWindowTime (${minWindowTime})`, options?.maxWindowTime);
+  const windowSize = read.number('windowSize', 10, { integer: true, gte: 1 });
+  const minRttThreshold = read.duration('minRttThreshold', 0.1, { gte: 0 });
+  if (typeof algorithm !== 'object' || algorithm === null || typeof algorithm.onSample !== 'function' || typeof algorithm.name !== 'string') {
+    throw new TypeError(`windowed: algorithm must be a LimitAlgorithm (name, limit, onSample), got ${describeValue(algorithm)}`);
+  }
+
+  let openedAt = 0;
+  let lastAt = 0;
+  let count = 0; // calls in the window, drops included
+  let rttMean = 0;
+  let rttCount = 0;
+  let minRtt = Infinity;
+  let maxInFlight = 0;
+  let didDrop = false;
+
+  return {
+    name: algorithm.name,
+    get limit() {
+      return algorithm.limit;
+    },
+    onSample(sample: LimitSample): number {
+      const drop = sample.didDrop === true;
+      const rtt = sample.rtt;
+      const timed = typeof rtt === 'number' && Number.isFinite(rtt) && rtt >= minRttThreshold;
+      if (!drop && !timed) return algorithm.limit;
+      // A time that is not one is read as the last time seen: it can neither open a window in the past nor close one early.
+      const at = typeof sample.at === 'number' && Number.isFinite(sample.at) ? sample.at : lastAt;
+      lastAt = at;
+      if (count === 0) openedAt = at;
+      count++;
+      const inFlight = sample.inFlight;
+      if (typeof inFlight === 'number' && Number.isFinite(inFlight) && inFlight > maxInFlight) maxInFlight = inFlight;
+      if (drop) didDrop = true;
+      else {
+        // A running mean, not a sum: huge rtts cannot overflow it to Infinity.
+        rttCount++;
+        rttMean += (rtt - rttMean) / rttCount;
+        if (rtt < minRtt) minRtt = rtt;
+      }
+      const span = Math.min(maxWindowTime, Math.max(minWindowTime, 2 * minRtt));
+      if (count < windowSize || at - openedAt < span) return algorithm.limit;
+      const summary: LimitSample = { at, rtt: rttCount > 0 ? rttMean : 0, inFlight: maxInFlight, didDrop };
+      count = 0;
+      rttMean = 0;
+      rttCount = 0;
+      minRtt = Infinity;
+      maxInFlight = 0;
+      didDrop = false;
+      return algorithm.onSample(summary);
+    },
+  };
+}
