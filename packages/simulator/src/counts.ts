@@ -1,3 +1,4 @@
+import { LatencyHistogram } from './latency-histogram.js';
 import type { ConfigurationResult, Counts } from './report.js';
 
 /** Counts being added up during a run (one per phase); {@link freezeCounts} makes the report's. */
@@ -11,6 +12,10 @@ export class Tally {
   retries = 0;
   breakerCalls = 0;
   unfinished = 0;
+  /** Calls the backend failed at once, at capacity with its queue full. */
+  overloaded = 0;
+  /** How long the requests that succeeded took, from arrival to answer. */
+  readonly latency = new LatencyHistogram();
 }
 
 /** The report's counts of one or more tallies added together. */
@@ -26,6 +31,8 @@ export function freezeCounts(tallies: readonly Tally[]): Counts {
     sum.retries += t.retries;
     sum.breakerCalls += t.breakerCalls;
     sum.unfinished += t.unfinished;
+    sum.overloaded += t.overloaded;
+    sum.latency.add(t.latency);
   }
   return {
     requests: sum.requests,
@@ -38,10 +45,26 @@ export function freezeCounts(tallies: readonly Tally[]): Counts {
     breakerCalls: sum.breakerCalls,
     breakerCallsPerRequest: sum.requests === 0 ? 0 : sum.breakerCalls / sum.requests,
     unfinished: sum.unfinished,
+    overloaded: sum.overloaded,
+    latencyP50Ms: sum.latency.quantile(0.5),
+    latencyP99Ms: sum.latency.quantile(0.99),
   };
 }
 
-const KEYS = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts', 'retries', 'breakerCalls', 'breakerCallsPerRequest', 'unfinished'] as const;
+const KEYS = [
+  'requests',
+  'succeeded',
+  'failed',
+  'rejected',
+  'slow',
+  'timeouts',
+  'retries',
+  'breakerCalls',
+  'breakerCallsPerRequest',
+  'unfinished',
+  'overloaded',
+] as const;
+const LATENCY_KEYS = ['latencyP50Ms', 'latencyP99Ms'] as const;
 
 /**
  * A configuration's totals: the mean over its seeds when it ran with several (`runs`), else its own.
@@ -54,7 +77,11 @@ const KEYS = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'timeouts',
 export function meanCounts(c: ConfigurationResult): Counts {
   const runs = c.runs;
   if (runs === undefined || runs.length === 0) return c.totals;
-  const out: Record<string, number> = {};
-  for (const key of KEYS) out[key] = runs.reduce((sum, r) => sum + (r.totals[key] ?? 0), 0) / runs.length;
-  return out as unknown as Counts;
+  const result: Record<string, number | null> = {};
+  for (const key of KEYS) result[key] = runs.reduce((sum, r) => sum + (r.totals[key] ?? 0), 0) / runs.length;
+  for (const key of LATENCY_KEYS) {
+    const values = runs.map((r) => r.totals[key]).filter((v): v is number => typeof v === 'number');
+    result[key] = values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+  }
+  return result as unknown as Counts;
 }

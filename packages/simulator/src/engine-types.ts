@@ -13,9 +13,33 @@ import type { StateChange, TimeSeries } from './report.js';
  */
 export type RequestOutcome = 'succeeded' | 'failed' | 'rejected';
 
-/** The error a simulated backend fails with. */
+/**
+ * The error a simulated backend fails with (a phase's `errorRatio`).
+ *
+ * @example
+ * ```ts
+ * const isBackendError = (error: unknown) => error instanceof SimulatedBackendError;
+ * ```
+ */
 export class SimulatedBackendError extends Error {
   override name = 'SimulatedBackendError';
+}
+
+/**
+ * The error a backend with a finite `capacity` fails with at once when `capacity` calls are in
+ * service and `queueLimit` wait: an HTTP 503 (`status`). An adaptive limiter in a simulated
+ * pipeline counts it as a drop (overload), as a time-out; a breaker records it as a failure, a
+ * retry retries it.
+ *
+ * @example
+ * ```ts
+ * const isDrop = (error: unknown) => error instanceof SimulatedOverloadError || (error as { status?: number }).status === 503;
+ * ```
+ */
+export class SimulatedOverloadError extends SimulatedBackendError {
+  override name = 'SimulatedOverloadError';
+  /** The HTTP status a real backend would answer with. */
+  readonly status = 503;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { VirtualClock } from '@breakwater/core';
 import { Arrivals } from './arrivals.js';
 import { BackendCalls, HANG, OK } from './backend.js';
+import { BackendQueue, OVERLOADED, SERVE } from './backend-queue.js';
 import { Tally } from './counts.js';
 import { ARRIVE, DONE, Frame, FrameHeap, NONE, WAKE } from './frame.js';
 import { driverOf, type LayerDriver, type LayerHost } from './layers/index.js';
@@ -46,6 +47,10 @@ class Run implements RunView, LayerHost {
   readonly #heap = new FrameHeap();
   readonly #arrivals: Arrivals;
   readonly #backend: BackendCalls;
+  /** The backend's servers and queue, when a phase gives it a capacity (else null: every call is served at once). */
+  readonly #queue: BackendQueue | null;
+  /** The next phase boundary the backend's capacity may change at (Infinity without a capacity, or after the last). */
+  #boundaryAt = Infinity;
   readonly #tallies: Tally[];
   readonly #series: SeriesRecorder;
   readonly #transitions: StateChange[] = [];
@@ -65,6 +70,8 @@ class Run implements RunView, LayerHost {
     this.#wake = this.#drivers.map((d) => d.wake.bind(d));
     this.#arrivals = new Arrivals(traffic, options.arrivalRandom);
     this.#backend = new BackendCalls(traffic, options.random);
+    this.#queue = traffic.kind === 'phases' && BackendQueue.needed(traffic.phases) ? new BackendQueue(traffic.phases) : null;
+    if (this.#queue !== null) this.#boundaryAt = this.#arrivals.ends[0] ?? Infinity;
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
     const breaker = breakerOf(layers);
     this.#series = new SeriesRecorder(options.bucketMs, breaker, options.maxBuckets);
@@ -84,8 +91,14 @@ class Run implements RunView, LayerHost {
       const top = heap.peek();
       const heapAt = top === undefined ? Infinity : top.due;
       const arrivalAt = arrivals.nextAt;
-      if (arrivalAt === Infinity && heapAt === Infinity) break;
-      if (arrivalAt <= heapAt) {
+      const boundaryAt = this.#boundaryAt;
+      if (arrivalAt === Infinity && heapAt === Infinity && (boundaryAt === Infinity || this.#queue!.waiting === 0)) break;
+      if (boundaryAt <= arrivalAt && boundaryAt <= heapAt) {
+        // A phase starts: the backend's capacity may change (#moveTo applies it) even when nothing else happens then.
+        this.#moveTo(boundaryAt);
+        this.#boundaryAt = this.#arrivals.ends[this.#backend.phase] ?? Infinity;
+        if (this.#boundaryAt === boundaryAt) this.#boundaryAt = Infinity;
+      } else if (arrivalAt <= heapAt) {
         this.#moveTo(arrivalAt);
         this.#arrive();
       } else {
@@ -94,7 +107,8 @@ class Run implements RunView, LayerHost {
         this.#fire(top!);
       }
       if ((++events & 0x3fff) === 0) {
-        if (heap.size > this.#maxPending) this.#tooManyPending(heap.size);
+        const pending = heap.size + (this.#queue?.waiting ?? 0);
+        if (pending > this.#maxPending) this.#tooManyPending(pending);
         this.#progress?.(this.clock.now());
       }
     }
@@ -131,7 +145,14 @@ class Run implements RunView, LayerHost {
   #moveTo(t: number): void {
     while (this.#series.nextEnd <= t) this.#closeBucket();
     if (t > this.clock.now()) this.clock.set(t);
-    this.#backend.phase = this.#arrivals.phaseAt(t, this.#backend.phase);
+    const backend = this.#backend;
+    const phase = this.#arrivals.phaseAt(t, backend.phase);
+    if (phase === backend.phase) return;
+    backend.phase = phase;
+    const queue = this.#queue;
+    if (queue === null) return;
+    queue.setPhase(phase);
+    this.#serveWaiting(queue);
   }
 
   #arrive(): void {
@@ -150,6 +171,7 @@ class Run implements RunView, LayerHost {
 
   #begin(root: Frame): void {
     root.index = this.requests++;
+    root.startedAt = this.clock.now();
     this.#tallies[root.phase]!.requests++;
     this.#series.requests++;
     this.spawn(root);
@@ -158,8 +180,15 @@ class Run implements RunView, LayerHost {
   #fire(frame: Frame): void {
     const event = frame.event;
     frame.event = NONE;
-    if (event === DONE) this.complete(frame, frame.code);
-    else if (event === WAKE) this.#wake[frame.layer]!(frame);
+    if (event === DONE) {
+      // A server frees up: the oldest waiting call starts before this answer reaches its caller (whose next call queues behind).
+      const queue = this.#queue;
+      if (queue !== null && frame.layer === this.#n) {
+        queue.release();
+        this.#serveWaiting(queue);
+      }
+      this.complete(frame, frame.code);
+    } else if (event === WAKE) this.#wake[frame.layer]!(frame);
     else if (event === ARRIVE) this.#begin(frame);
   }
 
@@ -192,9 +221,31 @@ class Run implements RunView, LayerHost {
     this.backendCalls++;
     const backend = this.#backend;
     const latency = backend.call(frame.root, this.clock.now());
+    const queue = this.#queue;
+    if (queue !== null) {
+      frame.code = backend.outcome === OK ? CODE.ok : CODE.error;
+      frame.serviceMs = latency;
+      const admitted = queue.enter(frame);
+      if (admitted === SERVE) this.#serve(frame);
+      else if (admitted === OVERLOADED) {
+        this.#tallies[frame.phase]!.overloaded++;
+        this.complete(frame, CODE.overloaded);
+      }
+      return;
+    }
     if (backend.outcome === HANG) return; // never answers, unless a time limiter cancels it
     frame.code = backend.outcome === OK ? CODE.ok : CODE.error;
     this.#heap.push(frame, this.clock.now() + latency, DONE);
+  }
+
+  /** A backend call that holds a server: it answers after its service time (a hang never does, and keeps its server until cancelled). */
+  #serve(frame: Frame): void {
+    if (frame.serviceMs !== Infinity) this.#heap.push(frame, this.clock.now() + frame.serviceMs, DONE);
+  }
+
+  /** Starts waiting backend calls while servers are free. */
+  #serveWaiting(queue: BackendQueue): void {
+    for (let next = queue.next(); next !== null; next = queue.next()) this.#serve(next);
   }
 
   /** `frame` is done with `code`: its parent reacts. */
@@ -216,6 +267,15 @@ class Run implements RunView, LayerHost {
     this.#heap.remove(deepest);
     // A waiter in a layer (a bulkhead's queue, a rate limiter's reserved permit) leaves it; the reason is the code's error.
     if (deepest.layer < this.#n) this.#drivers[deepest.layer]!.cancel(deepest, this.errors[code]);
+    else if (this.#queue !== null) {
+      // A cancelled backend call leaves the queue, or frees its server for the oldest waiting call.
+      const queue = this.#queue;
+      if (deepest.queued) queue.leave(deepest);
+      else {
+        queue.release();
+        this.#serveWaiting(queue);
+      }
+    }
     this.complete(deepest, code);
   }
 
@@ -223,8 +283,10 @@ class Run implements RunView, LayerHost {
     const tally = this.#tallies[root.phase]!;
     const series = this.#series;
     const outcome = REQUEST_OUTCOMES[code]!;
-    if (outcome === 'succeeded') tally.succeeded++;
-    else if (outcome === 'rejected') {
+    if (outcome === 'succeeded') {
+      tally.succeeded++;
+      tally.latency.record(this.clock.now() - root.startedAt);
+    } else if (outcome === 'rejected') {
       tally.rejected++;
       series.rejected++;
     } else {

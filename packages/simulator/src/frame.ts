@@ -28,11 +28,13 @@ export class Frame {
   /** Retry: the attempt running; the wait it took last. */
   attempt = 0;
   previousWaitMs = 0;
-  /** Breaker: when the call was permitted. Backend: the outcome it will answer with. */
+  /** Breaker, adaptive limiter: when the call was permitted. Request: when it arrived. Backend: the outcome it will answer with (`code`). */
   startedAt = 0;
   code: number = CODE.ok;
-  /** Bulkhead: the frame waits in its bulkhead's queue for a slot. */
+  /** Bulkhead: the frame waits in its bulkhead's queue for a slot. Backend: the call waits for a free server. */
   queued = false;
+  /** Backend with a capacity: how long the call takes once served (Infinity: it hangs). */
+  serviceMs = 0;
   /** Rate limiter: the frame waits for its reserved permit (aborting this hands it back). */
   waiter: AbortController | null = null;
   /** A time limiter above cancelled this frame's call: no more retries. */

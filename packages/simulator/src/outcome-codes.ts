@@ -3,9 +3,9 @@
 // from a record keyed by name (`byCode`), so none depends on the order the codes are declared in.
 import { BulkheadFullError, RequestNotPermittedError, TimeoutError } from '@breakwater/core';
 import { CallNotPermittedError } from '@breakwater/circuit-breaker';
-import { SimulatedBackendError, type RequestOutcome } from './engine-types.js';
+import { SimulatedBackendError, SimulatedOverloadError, type RequestOutcome } from './engine-types.js';
 
-/** The outcome codes by name (0 … 5, dense: they index arrays). */
+/** The outcome codes by name (0 … 6, dense: they index arrays). */
 export const CODE = {
   /** The call succeeded. */
   ok: 0,
@@ -19,6 +19,8 @@ export const CODE = {
   limited: 4,
   /** Refused by a bulkhead (BulkheadFullError). */
   full: 5,
+  /** The backend was at capacity with its queue full, and failed at once (SimulatedOverloadError, a 503). */
+  overloaded: 6,
 } as const;
 
 /** An outcome code's name. */
@@ -40,6 +42,7 @@ export function codeErrors(): readonly unknown[] {
     rejected: new CallNotPermittedError('simulated', 'OPEN'),
     limited: new RequestNotPermittedError('simulated', 0),
     full: new BulkheadFullError('simulated'),
+    overloaded: new SimulatedOverloadError('the simulated backend is overloaded (503): every server busy and its queue full'),
   });
 }
 
@@ -51,4 +54,5 @@ export const REQUEST_OUTCOMES: readonly RequestOutcome[] = byCode<RequestOutcome
   rejected: 'rejected',
   limited: 'rejected',
   full: 'rejected',
+  overloaded: 'failed',
 });

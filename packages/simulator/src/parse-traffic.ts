@@ -5,7 +5,7 @@ import { parseTrace } from './trace.js';
 import { choice, duration, latency, number, ratio, text } from './values.js';
 import type { Entry, YamlSource } from './yaml-source.js';
 
-const BACKEND_KEYS = ['errorRatio', 'hangRatio', 'latency', 'errorLatency'] as const;
+const BACKEND_KEYS = ['errorRatio', 'hangRatio', 'latency', 'errorLatency', 'capacity', 'queueLimit'] as const;
 const PHASE_KEYS = ['name', 'duration', 'pause', 'rate', 'arrivals', 'users', 'thinkTime', 'requests', ...BACKEND_KEYS] as const;
 
 const START: Backend = { errorRatio: 0, hangRatio: 0, latency: { kind: 'fixed', ms: 0 }, errorLatency: { kind: 'fixed', ms: 0 } };
@@ -18,6 +18,12 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
   };
   const base = previous ?? START;
   const ownLatency = get('latency', (e) => latency(src, e), undefined);
+  const capacity = get('capacity', (e) => unlimitedOr(src, e, 1, 'calls served at once'), base.capacity ?? Infinity);
+  const queueLimit = get('queueLimit', (e) => unlimitedOr(src, e, 0, 'calls that may wait at the backend'), base.queueLimit ?? Infinity);
+  const limitEntry = keys.get('queueLimit');
+  if (limitEntry !== undefined && queueLimit !== Infinity && capacity === Infinity) {
+    src.fail(limitEntry.keyNode, limitEntry.path, "a queue limit needs a 'capacity' (the calls beyond it are the ones that wait)");
+  }
   const backend: Backend = {
     errorRatio: get('errorRatio', (e) => ratio(src, e), base.errorRatio),
     hangRatio: get('hangRatio', (e) => ratio(src, e), base.hangRatio),
@@ -28,6 +34,7 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
       (e) => latency(src, e),
       previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency,
     ),
+    ...(capacity === Infinity && queueLimit === Infinity ? {} : { capacity, queueLimit }),
   };
   const both = keys.get('hangRatio') ?? keys.get('errorRatio');
   if (backend.errorRatio + backend.hangRatio > 1) {
@@ -36,6 +43,14 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
     src.fail(both?.value, both?.path ?? '', `errorRatio + hangRatio must be <= 1, got ${backend.errorRatio} + ${backend.hangRatio}${hint}`);
   }
   return backend;
+}
+
+/** A whole number >= `min`, or `unlimited` (Infinity). */
+function unlimitedOr(src: YamlSource, e: Entry, min: number, what: string): number {
+  const raw = src.js(e.value);
+  if (raw === 'unlimited') return Infinity;
+  if (typeof raw !== 'number') src.fail(e.value, e.path, `must be a whole number >= ${min} or 'unlimited', got ${JSON.stringify(raw)} (${what})`);
+  return number(src, e, { min, integer: true, hint: `${what}, or 'unlimited'` });
 }
 
 function phaseOf(src: YamlSource, e: Entry, index: number, previous: Backend | undefined): Phase {

@@ -123,6 +123,20 @@ export interface Counts {
    * it (`requests = succeeded + failed + rejected + unfinished`). Optional: added by the engine.
    */
   readonly unfinished?: number;
+  /**
+   * Backend calls that failed at once because the backend was at its `capacity` with `queueLimit`
+   * calls waiting (`SimulatedOverloadError`, a 503); counted in the phase the request arrived in.
+   * Optional: added by the engine.
+   */
+  readonly overloaded?: number;
+  /**
+   * How long the requests that succeeded took, from arrival to answer (waits for a permit, a
+   * slot or a server included), ms: the median and the 99th percentile by nearest rank, read
+   * from a histogram of 128 bins per power of two (within 0.8 % below the exact figure). Null
+   * when none succeeded; with `--seeds`, the mean over the seeds. Optional: added by the engine.
+   */
+  readonly latencyP50Ms?: number | null;
+  readonly latencyP99Ms?: number | null;
 }
 
 /**

@@ -33,6 +33,17 @@ export interface Backend {
   readonly latency: Latency;
   /** How long a failing call takes before it fails. */
   readonly errorLatency: Latency;
+  /**
+   * Calls served at once (undefined or Infinity: no limit). Calls beyond it wait at the backend,
+   * first come first served, so a call's latency is its wait plus its own `latency`.
+   */
+  readonly capacity?: number;
+  /**
+   * With `capacity`: calls that may wait for a free server (undefined or Infinity: no limit). A
+   * call that finds `capacity` calls in service and `queueLimit` waiting fails at once with a
+   * {@link SimulatedOverloadError} (an HTTP 503).
+   */
+  readonly queueLimit?: number;
 }
 
 /**
