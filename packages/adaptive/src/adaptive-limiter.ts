@@ -321,7 +321,7 @@ export class AdaptiveLimiter implements Policy {
       const previous = this.#slots.limit;
       const limit = this.#feed.sample(now, rtt, token.inFlight, didDrop);
       if (limit !== previous) {
-        this.#slots.limit = limit;
+        this.#slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
         if (this.#events.wants('limitChanged')) this.#events.emit('limitChanged', { previous, limit });
       }
     }

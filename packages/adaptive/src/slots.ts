@@ -74,10 +74,12 @@ export class Slots {
     return this.#limit;
   }
 
-  /** A new limit: a larger one hands the new slots to waiters at once; a smaller one takes effect as calls end. */
-  set limit(limit: number) {
+  /**
+   * Sets the limit. A smaller one takes effect as calls end; the new slots of a larger one go to
+   * waiters at the next {@link free} or {@link handOver}.
+   */
+  setLimit(limit: number): void {
     this.#limit = limit;
-    this.#handOver();
   }
 
   /** Calls holding a slot. */
@@ -149,10 +151,11 @@ export class Slots {
   free(lane: number): void {
     this.#inFlight--;
     this.#busy[lane]!--;
-    this.#handOver();
+    this.handOver();
   }
 
-  #handOver(): void {
+  /** Hands free slots to waiters (after a larger limit). */
+  handOver(): void {
     while (this.#waiting !== 0 && this.#inFlight < this.#limit) {
       const call = this.#next();
       this.#leave(call);
