@@ -1,4 +1,4 @@
-export { decorate, Pipeline, type RateLimiterLike, type WithFallbackOptions } from './pipeline.js';
+export { decorate, Pipeline, type AdaptiveLimiterLike, type RateLimiterLike, type WithAdaptiveLimiterOptions, type WithFallbackOptions } from './pipeline.js';
 export {
   Fallback,
   type FallbackEvents,
@@ -7,5 +7,5 @@ export {
   type FallbackOn,
   type FallbackOptions,
 } from './fallback.js';
-export type { PipelineWarning, PipelineWarningCode } from './kinds.js';
+export type { PipelineWarning, PipelineWarningCode } from './warnings.js';
 export type { CallContext, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';

@@ -1,14 +1,23 @@
-// Everything the builder knows of Breakwater's own kinds of policy, in one place: how they print
-// (`describe()`), which of them hold a slot while `fn` runs, the rate limiter's `withPermits`, and
-// the orders of layers that lose information (`pipeline.warnings`). The rest of the builder knows
-// only the Policy and LayerPolicy protocols of @breakwater/core, so a user's own policy composes
-// the same way. A kind is spelt through `BuiltinKind`: a misspelt one is a type error.
+// What the builder knows of Breakwater's own kinds of policy: how they print (`describe()`), which
+// of them hold a slot while `fn` runs, and the views a with-method asks a policy for once, at
+// build time (a rate limiter's `withPermits(n)`, an adaptive limiter's `inPartition(p)`). The
+// orders of layers that lose information (`pipeline.warnings`) are warnings.ts's. The rest of the
+// builder knows only the Policy and LayerPolicy protocols of @breakwater/core, so a user's own
+// policy composes the same way. A kind is spelt through `BuiltinKind`: a misspelt one is a type error.
 import type { Policy, PolicyKind } from '@breakwater/core';
 import { describeValue } from '@breakwater/core/internal';
-import { Fallback } from './fallback.js';
 
 /** The kinds of Breakwater's own policies (core's `PolicyKind` without a user's own). */
-export type BuiltinKind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'fallback';
+export type BuiltinKind =
+  | 'retry'
+  | 'circuitBreaker'
+  | 'timeLimiter'
+  | 'bulkhead'
+  | 'poolBulkhead'
+  | 'rateLimiter'
+  | 'adaptiveLimiter'
+  | 'throttle'
+  | 'fallback';
 
 /** How `describe()` prints each built-in kind: its class name. */
 const KIND_LABELS: Readonly<Record<BuiltinKind, string>> = {
@@ -18,6 +27,8 @@ const KIND_LABELS: Readonly<Record<BuiltinKind, string>> = {
   bulkhead: 'Bulkhead',
   poolBulkhead: 'PoolBulkhead',
   rateLimiter: 'RateLimiter',
+  adaptiveLimiter: 'AdaptiveLimiter',
+  throttle: 'AdaptiveThrottle',
   fallback: 'Fallback',
 };
 
@@ -30,14 +41,16 @@ export function layerLabel(kind: PolicyKind, name: string): string {
 }
 
 /**
- * The kinds whose policy holds a slot (a bulkhead's permit, a pool's worker) while the call
- * inside it runs: their layer keeps the slot until `fn` really settles, even when the layers
- * inside it have already given up on an abort (see `holdingStep` in layers.ts).
+ * The kinds whose policy holds a slot (a bulkhead's permit, a pool's worker, an adaptive
+ * limiter's place under its limit) while the call inside it runs: their layer keeps the slot
+ * until `fn` really settles, even when the layers inside it have already given up on an abort
+ * (see `holdingStep` in layers.ts). For the adaptive limiter this also makes the round trip it
+ * samples end when the backend's work ends, not when an outer layer stopped waiting for it.
  */
 export function holdsASlot(kind: PolicyKind): boolean {
   return (SLOT_HOLDING_KINDS as readonly string[]).includes(kind);
 }
-const SLOT_HOLDING_KINDS: readonly BuiltinKind[] = ['bulkhead', 'poolBulkhead'];
+const SLOT_HOLDING_KINDS: readonly BuiltinKind[] = ['bulkhead', 'poolBulkhead', 'adaptiveLimiter'];
 
 /** Checks, for JavaScript callers, that `value` is a Policy of one of `kinds` (a with-method's). */
 export function checkKind(method: string, value: unknown, kinds: readonly BuiltinKind[]): asserts value is Policy {
@@ -90,147 +103,57 @@ export function withPermits(limiter: RateLimiterLike, permits: unknown): { reado
 }
 
 /**
- * The codes of {@link PipelineWarning}s, one per order that loses information.
+ * An adaptive limiter as `withAdaptiveLimiter` sees it: a `Policy` of kind `'adaptiveLimiter'`,
+ * with an optional `inPartition(p)` giving a policy whose calls run in partition `p`.
  *
  * @example
  * ```ts
- * if (pipeline.warnings.some((w) => w.code === 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER')) throw new Error(pipeline.describe());
+ * const limiter: AdaptiveLimiterLike = new AdaptiveLimiter('pg', { partitions: { critical: 0.7, batch: 0.3 } });
  * ```
  */
-export type PipelineWarningCode =
-  | 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER'
-  | 'CIRCUIT_BREAKER_OUTSIDE_RETRY'
-  | 'RETRY_INSIDE_BULKHEAD'
-  | 'RETRY_INSIDE_RATE_LIMITER'
-  | 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER'
-  | 'FALLBACK_INSIDE_CIRCUIT_BREAKER'
-  | 'FALLBACK_INSIDE_RETRY';
+export type AdaptiveLimiterLike = Policy & {
+  readonly kind: 'adaptiveLimiter';
+  inPartition?(partition: string): Pick<Policy, 'execute'>;
+};
 
 /**
- * An order of layers that loses information, found when the pipeline is built: what is wrong
- * (`message`) and the order that fixes it (`fix`).
+ * Options of `Pipeline.withAdaptiveLimiter`.
  *
  * @example
  * ```ts
- * const pipeline = decorate().withTimeLimiter(tl).withCircuitBreaker(cb);
- * for (const w of pipeline.warnings) console.warn(`${w.code}: ${w.message} Fix: ${w.fix}`);
+ * const options: WithAdaptiveLimiterOptions = { partition: 'critical' };
  * ```
  */
-export interface PipelineWarning {
-  readonly code: PipelineWarningCode;
-  readonly message: string;
-  readonly fix: string;
+export interface WithAdaptiveLimiterOptions {
+  /** The partition every call of the pipeline runs in (one of the limiter's `partitions`); default none. */
+  readonly partition?: string | undefined;
 }
-
-/** What the ordering rules look at in a layer. */
-export interface LayerFacts {
-  readonly policy: Policy;
-  /** As `describe()` prints it. */
-  readonly label: string;
-}
-
-/** One ordering rule: an `outer` layer written before (outside) an `inner` one loses information. */
-interface OrderingRule {
-  readonly code: PipelineWarningCode;
-  readonly outer: (layer: LayerFacts) => boolean;
-  readonly inner: (layer: LayerFacts) => boolean;
-  readonly message: (outer: string, inner: string) => string;
-  readonly fix: (outer: string, inner: string) => string;
-}
-
-const ofKind =
-  (...kinds: BuiltinKind[]) =>
-  (layer: LayerFacts): boolean =>
-    (kinds as readonly string[]).includes(layer.policy.kind);
-
-/** A Fallback built without `on`: it turns every error into a value. */
-const catchAllFallback = (layer: LayerFacts): boolean => layer.policy instanceof Fallback && layer.policy.handlesEveryError;
-
-const RULES: readonly OrderingRule[] = [
-  {
-    code: 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
-    outer: ofKind('timeLimiter'),
-    inner: ofKind('circuitBreaker'),
-    message: (o, i) =>
-      `${o} is outside ${i}: a time-out ends the call above the breaker, so the breaker never records it as a failure ` +
-      `(it records whatever the abandoned call does later, if anything).`,
-    fix: (o, i) =>
-      `Call withCircuitBreaker(…) before withTimeLimiter(…), so that the order reads ${i} → ${o}: each time-out is then a failure the breaker records.`,
-  },
-  {
-    code: 'CIRCUIT_BREAKER_OUTSIDE_RETRY',
-    outer: ofKind('circuitBreaker'),
-    inner: ofKind('retry'),
-    message: (o, i) =>
-      `${o} is outside ${i}: the breaker records one outcome per retried operation, so the attempts the retry makes ` +
-      `are invisible to it (three failed attempts count as one failure, or as a success if the last one succeeds).`,
-    fix: (o, i) => `Call withRetry(…) before withCircuitBreaker(…), so that the order reads ${i} → ${o}: each attempt is then its own breaker call.`,
-  },
-  {
-    code: 'RETRY_INSIDE_BULKHEAD',
-    outer: ofKind('bulkhead', 'poolBulkhead'),
-    inner: ofKind('retry'),
-    message: (o, i) =>
-      `${i} is inside ${o}: every attempt and every wait between attempts holds the bulkhead's slot, so a call that ` +
-      `retries keeps other calls out while it sleeps.`,
-    fix: (o, i) =>
-      `Call withRetry(…) before withBulkhead(…), so that the order reads ${i} → ${o}: each attempt then takes and gives back its own slot, and no slot is held between attempts.`,
-  },
-  {
-    code: 'RETRY_INSIDE_RATE_LIMITER',
-    outer: ofKind('rateLimiter'),
-    inner: ofKind('retry'),
-    message: (o, i) =>
-      `${i} is inside ${o}: the whole retried operation spends one permit, so the attempts after the first reach the ` +
-      `backend outside the limit (and a RequestNotPermittedError can never be retried).`,
-    fix: (o, i) => `Call withRetry(…) before withRateLimiter(…), so that the order reads ${i} → ${o}: each attempt then takes its own permit.`,
-  },
-  {
-    code: 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER',
-    outer: ofKind('rateLimiter'),
-    inner: ofKind('circuitBreaker'),
-    message: (o, i) =>
-      `${o} is outside ${i}: while the breaker is OPEN every call still spends a permit before the breaker refuses it, callers ` +
-      `get the limiter's refusal (or wait for a permit) instead of the breaker's immediate CallNotPermittedError, and the first call ` +
-      `after the OPEN wait (the one that moves the breaker to HALF_OPEN) can be held up until the limiter's next cycle.`,
-    fix: (o, i) =>
-      `Call withCircuitBreaker(…) before withRateLimiter(…), so that the order reads ${i} → ${o} (Resilience4j's Spring aspect order): ` +
-      `an OPEN breaker then refuses at once without spending a permit.`,
-  },
-  {
-    code: 'FALLBACK_INSIDE_CIRCUIT_BREAKER',
-    outer: ofKind('circuitBreaker'),
-    inner: catchAllFallback,
-    message: (o, i) => `${i} is inside ${o} and handles every error: the breaker sees each failure it turns into a value as a success, so it never opens.`,
-    fix: (o, i) =>
-      `Call withFallback(…) before withCircuitBreaker(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
-  },
-  {
-    code: 'FALLBACK_INSIDE_RETRY',
-    outer: ofKind('retry'),
-    inner: catchAllFallback,
-    message: (o, i) => `${i} is inside ${o} and handles every error: the retry never sees a failure, so it never retries.`,
-    fix: (o, i) =>
-      `Call withFallback(…) before withRetry(…), so that the order reads ${i} → ${o}; or give the fallback an 'on' list of the errors it is meant to absorb.`,
-  },
-];
 
 /**
- * Every pair of layers (outer written before inner) that a rule flags, outermost pair first.
- * Runs once, when a pipeline is built.
+ * The policy that runs each call of `limiter` in partition `options.partition`, and its label
+ * (`AdaptiveLimiter 'pg' (partition critical)`): `limiter.inPartition(partition)`, called once, at
+ * build time (an unknown partition is the limiter's error, thrown here). `undefined` without a
+ * partition. Throws for options that are not `{ partition?: string }`, and for a limiter without `inPartition`.
  */
-export function findWarnings(layers: readonly LayerFacts[]): readonly PipelineWarning[] {
-  const found: PipelineWarning[] = [];
-  for (let o = 0; o < layers.length; o++) {
-    const outer = layers[o]!;
-    for (let i = o + 1; i < layers.length; i++) {
-      const inner = layers[i]!;
-      for (const rule of RULES) {
-        if (rule.outer(outer) && rule.inner(inner)) {
-          found.push(Object.freeze({ code: rule.code, message: rule.message(outer.label, inner.label), fix: rule.fix(outer.label, inner.label) }));
-        }
-      }
-    }
+export function withPartition(limiter: AdaptiveLimiterLike, options: unknown): { readonly view: Pick<Policy, 'execute'>; readonly label: string } | undefined {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw new TypeError(`withAdaptiveLimiter: options must be an object, got ${describeValue(options)}`);
   }
-  return Object.freeze(found);
+  for (const key of Object.keys(options ?? {})) {
+    if (key !== 'partition') throw new TypeError(`withAdaptiveLimiter: unknown option '${key}' (known options: partition)`);
+  }
+  const partition = (options as WithAdaptiveLimiterOptions | undefined)?.partition;
+  if (partition === undefined) return undefined;
+  if (typeof partition !== 'string' || partition.length === 0) {
+    throw new TypeError(`withAdaptiveLimiter: partition must be a non-empty string, got ${describeValue(partition)}`);
+  }
+  const label = layerLabel(limiter.kind, limiter.name);
+  if (typeof limiter.inPartition !== 'function') {
+    throw new TypeError(`withAdaptiveLimiter: ${label} has no inPartition(partition) method, so its calls cannot run in partition '${partition}'`);
+  }
+  const view = limiter.inPartition(partition);
+  if (typeof view !== 'object' || view === null || typeof view.execute !== 'function') {
+    throw new TypeError(`withAdaptiveLimiter: ${label}.inPartition('${partition}') must return a policy (with an execute method), got ${describeValue(view)}`);
+  }
+  return { view, label: `${label} (partition ${partition})` };
 }

@@ -5,7 +5,8 @@
 import type { Policy } from '@breakwater/core';
 import { follow, invoke, isArgsAwareLayer, NEVER_ABORTED } from '@breakwater/core/internal';
 import type { LayerStep } from './chain.js';
-import { holdsASlot, layerLabel, type LayerFacts } from './kinds.js';
+import { holdsASlot, layerLabel } from './kinds.js';
+import type { LayerFacts } from './warnings.js';
 
 /** One layer of a pipeline: its policy, how `describe()` prints it, and the step it adds. */
 export interface PipelineLayer extends LayerFacts {

@@ -4,8 +4,31 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline, type PipelineWarningCode } from './index.js';
 
-type Kind = 'retry' | 'circuitBreaker' | 'timeLimiter' | 'bulkhead' | 'poolBulkhead' | 'rateLimiter' | 'hedge' | 'fallback' | 'fallbackOn';
-const KINDS: readonly Kind[] = ['retry', 'circuitBreaker', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'hedge', 'fallback', 'fallbackOn'];
+type Kind =
+  | 'retry'
+  | 'circuitBreaker'
+  | 'timeLimiter'
+  | 'bulkhead'
+  | 'poolBulkhead'
+  | 'rateLimiter'
+  | 'adaptiveLimiter'
+  | 'throttle'
+  | 'hedge'
+  | 'fallback'
+  | 'fallbackOn';
+const KINDS: readonly Kind[] = [
+  'retry',
+  'circuitBreaker',
+  'timeLimiter',
+  'bulkhead',
+  'poolBulkhead',
+  'rateLimiter',
+  'adaptiveLimiter',
+  'throttle',
+  'hedge',
+  'fallback',
+  'fallbackOn',
+];
 
 /** Adds `policy` through the with-method of its kind (a fallback kind adds a real Fallback instead). */
 function add(p: Pipeline<unknown>, kind: Kind, policy: Policy, i: number): Pipeline<unknown> {
@@ -21,6 +44,10 @@ function add(p: Pipeline<unknown>, kind: Kind, policy: Policy, i: number): Pipel
       return p.withBulkhead(policy as Policy & { kind: 'bulkhead' });
     case 'rateLimiter':
       return p.withRateLimiter(policy as Policy & { kind: 'rateLimiter' });
+    case 'adaptiveLimiter':
+      return p.withAdaptiveLimiter(policy as Policy & { kind: 'adaptiveLimiter' });
+    case 'throttle':
+      return p.withThrottle(policy as Policy & { kind: 'throttle' });
     case 'fallback':
       return p.with(new Fallback(`f${i}`, () => 'fallback'));
     case 'fallbackOn':
@@ -93,6 +120,13 @@ describe('warnings, for any list of layers', () => {
     ['circuitBreaker', 'rateLimiter', 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER'],
     ['fallback', 'circuitBreaker', 'FALLBACK_INSIDE_CIRCUIT_BREAKER'],
     ['fallback', 'retry', 'FALLBACK_INSIDE_RETRY'],
+    ['adaptiveLimiter', 'timeLimiter', 'TIME_LIMITER_OUTSIDE_ADAPTIVE_LIMITER'],
+    ['retry', 'adaptiveLimiter', 'RETRY_INSIDE_ADAPTIVE_LIMITER'],
+    ['fallback', 'adaptiveLimiter', 'FALLBACK_INSIDE_ADAPTIVE_LIMITER'],
+    ['throttle', 'retry', 'THROTTLE_INSIDE_RETRY'],
+    ['throttle', 'circuitBreaker', 'THROTTLE_INSIDE_CIRCUIT_BREAKER'],
+    ['throttle', 'timeLimiter', 'TIME_LIMITER_OUTSIDE_THROTTLE'],
+    ['fallback', 'throttle', 'FALLBACK_INSIDE_THROTTLE'],
   ];
   const build = (kinds: readonly Kind[]): Pipeline<unknown> =>
     kinds.reduce<Pipeline<unknown>>(
@@ -101,9 +135,11 @@ describe('warnings, for any list of layers', () => {
     );
   const RANK: Readonly<Record<Kind, number>> = {
     fallback: 0,
+    throttle: 0.5,
     retry: 1,
     bulkhead: 2,
     poolBulkhead: 2,
+    adaptiveLimiter: 2.5,
     circuitBreaker: 3,
     rateLimiter: 3.5,
     timeLimiter: 4,
@@ -132,7 +168,7 @@ describe('warnings, for any list of layers', () => {
     );
   });
 
-  it('the recommended order (fallback → retry → bulkhead → breaker → rate limiter → time limiter) has none', () => {
+  it('the recommended order (fallback → throttle → retry → bulkhead → adaptive limiter → breaker → rate limiter → time limiter) has none', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...KINDS), { maxLength: 10 }), (kinds) => {
         const sorted = [...kinds].sort((a, b) => RANK[a] - RANK[b]);

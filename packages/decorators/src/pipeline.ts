@@ -3,11 +3,20 @@ import { describeValue, enterCall, follow, raceAbort } from '@breakwater/core/in
 import { compose, NO_ARGS, runChain, terminal, type Chain } from './chain.js';
 import { checkWithFallbackOptions, type WithFallbackOptions } from './fallback-options.js';
 import { Fallback, type FallbackHandler } from './fallback.js';
-import { checkKind, checkPolicy, findWarnings, withPermits, type PipelineWarning, type RateLimiterLike } from './kinds.js';
+import {
+  checkKind,
+  checkPolicy,
+  withPartition,
+  withPermits,
+  type AdaptiveLimiterLike,
+  type RateLimiterLike,
+  type WithAdaptiveLimiterOptions,
+} from './kinds.js';
 import { layerOf, type PipelineLayer } from './layers.js';
+import { findWarnings, type PipelineWarning } from './warnings.js';
 
 export type { WithFallbackOptions } from './fallback-options.js';
-export type { RateLimiterLike } from './kinds.js';
+export type { AdaptiveLimiterLike, RateLimiterLike, WithAdaptiveLimiterOptions } from './kinds.js';
 
 /**
  * An immutable, reusable stack of resilience layers, built by {@link decorate}. Layers nest in
@@ -139,6 +148,46 @@ export class Pipeline<F = never> {
   }
 
   /**
+   * Adds an adaptive concurrency limiter layer (`AdaptiveLimiter` of `@breakwater/adaptive`). Like
+   * a bulkhead, the layer keeps the call's place under the limit until `fn` really settles, even
+   * after an outer layer gave up on it; so each sample's round trip is the backend's. With
+   * `options.partition`, every call runs in that partition: the limiter's `inPartition(partition)`,
+   * called once, here. Put a time limiter inside it (a time-out is then a drop) and a retry outside
+   * it (each attempt its own sample): `pipeline.warnings` says so otherwise.
+   *
+   * @throws TypeError when `limiter` is not a Policy of kind `'adaptiveLimiter'`, an option is unknown or not a string, or a partition is asked of a limiter without `inPartition`
+   * @example
+   * ```ts
+   * const limiter = new AdaptiveLimiter('pg', { partitions: { critical: 0.7, batch: 0.3 } });
+   * decorate().withRetry(retry).withAdaptiveLimiter(limiter, { partition: 'critical' }).withTimeLimiter(timeLimiter);
+   * // "Retry 'pg' → AdaptiveLimiter 'pg' (partition critical) → TimeLimiter 'pg' → fn"
+   * ```
+   */
+  withAdaptiveLimiter(limiter: AdaptiveLimiterLike, options?: WithAdaptiveLimiterOptions): Pipeline<F> {
+    checkKind('withAdaptiveLimiter', limiter, ['adaptiveLimiter']);
+    const partition = withPartition(limiter, options);
+    if (partition === undefined) return this.#add([layerOf(limiter)]);
+    return this.#add([layerOf(limiter, partition.label, partition.view)]);
+  }
+
+  /**
+   * Adds a client-side throttle layer (`AdaptiveThrottle` of `@breakwater/adaptive`, Google SRE's
+   * adaptive throttling): a call it refuses fails at once with a `RequestNotPermittedError`,
+   * before any layer inside it runs. Put it outside a retry and a circuit breaker:
+   * `pipeline.warnings` says so otherwise.
+   *
+   * @throws TypeError when `throttle` is not a Policy of kind `'throttle'`
+   * @example
+   * ```ts
+   * decorate().withThrottle(new AdaptiveThrottle('pg')).withRetry(retry).withCircuitBreaker(breaker);
+   * ```
+   */
+  withThrottle(throttle: Policy & { readonly kind: 'throttle' }): Pipeline<F> {
+    checkKind('withThrottle', throttle, ['throttle']);
+    return this.#add([layerOf(throttle)]);
+  }
+
+  /**
    * Adds a fallback layer: an error matched by `on` (every error by default) becomes the value
    * of `handler(error, ...args)`, where `args` are the wrapped function's arguments (none for
    * `execute`). Other errors, and the caller's own abort, pass through as they are.
@@ -245,7 +294,7 @@ export class Pipeline<F = never> {
    * The layers in order, outermost first, ending with `fn`:
    * `"Retry 'pg' → CircuitBreaker 'pg' → TimeLimiter 'pg' → fn"`. Breakwater's kinds print as
    * their class names, any other kind as given; a rate limiter with more than one permit adds
-   * `(n permits)`.
+   * `(n permits)`, an adaptive limiter given a partition `(partition p)`.
    *
    * @example
    * ```ts

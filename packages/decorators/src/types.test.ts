@@ -1,8 +1,9 @@
 // Type-level tests: run by vitest twice, as runtime tests and under tsc in its typecheck mode (see
 // vitest.workspace.ts: a wrong expectTypeOf or an unused @ts-expect-error fails the run), and by `pnpm typecheck`.
+import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { decorate, Fallback, type Pipeline } from './index.js';
+import { decorate, Fallback, type AdaptiveLimiterLike, type Pipeline, type WithAdaptiveLimiterOptions } from './index.js';
 import { fakeRetry, recorder } from '../test/test-support.js';
 
 interface PaymentRequest {
@@ -100,5 +101,29 @@ describe('types', () => {
     expect(() => decorate().withBulkhead(new FakeBreaker('pg'))).toThrow(TypeError);
     decorate().withBulkhead(recorder('poolBulkhead', 'cpu', []));
     decorate().withRateLimiter(new TypedLimiter('api'), 3);
+  });
+
+  it('the adaptive layers take the real AdaptiveLimiter (and its partition views) and AdaptiveThrottle, and nothing else', () => {
+    const limiter = new AdaptiveLimiter('pg', { partitions: { critical: 0.7, batch: 0.3 } });
+    const throttle = new AdaptiveThrottle('search');
+    expectTypeOf(limiter).toExtend<AdaptiveLimiterLike>();
+    expectTypeOf(decorate().withAdaptiveLimiter(limiter, { partition: 'critical' })).toEqualTypeOf<Pipeline>();
+    decorate().withAdaptiveLimiter(limiter.inPartition('batch'));
+    decorate().withThrottle(throttle).withAdaptiveLimiter(limiter);
+    expectTypeOf<WithAdaptiveLimiterOptions>().toEqualTypeOf<{ readonly partition?: string | undefined }>();
+    expect(() =>
+      // @ts-expect-error a throttle is not an adaptive limiter
+      decorate().withAdaptiveLimiter(throttle),
+    ).toThrow(TypeError);
+    expect(() =>
+      // @ts-expect-error an adaptive limiter is not a throttle
+      decorate().withThrottle(limiter),
+    ).toThrow(TypeError);
+    // @ts-expect-error a partition is a string
+    expect(() => decorate().withAdaptiveLimiter(limiter, { partition: 1 })).toThrow(TypeError);
+    // @ts-expect-error the only option is partition
+    expect(() => decorate().withAdaptiveLimiter(limiter, { lane: 'batch' })).toThrow(TypeError);
+    // @ts-expect-error an adaptive limiter is not a bulkhead, whatever it has in common with one
+    expect(() => decorate().withBulkhead(limiter)).toThrow(TypeError);
   });
 });

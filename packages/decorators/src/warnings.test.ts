@@ -1,3 +1,4 @@
+import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { TimeoutError, type Policy } from '@breakwater/core';
 import { describe, expect, it } from 'vitest';
 import { decorate, Fallback, type Pipeline } from './index.js';
@@ -9,6 +10,8 @@ const timeLimiter = recorder('timeLimiter', 'pg', []);
 const bulkhead = recorder('bulkhead', 'db', []);
 const pool = recorder('poolBulkhead', 'cpu', []);
 const limiter = fakeRateLimiter('api', []);
+const adaptive = new AdaptiveLimiter('pg', { partitions: { critical: 0.7, batch: 0.3 } });
+const throttle = new AdaptiveThrottle('search');
 
 const codes = (p: Pipeline<unknown>): string[] => p.warnings.map((w) => w.code);
 
@@ -110,6 +113,99 @@ describe('warnings', () => {
     ]);
   });
 
+  it('a time limiter outside the adaptive limiter: time-outs are not drops', () => {
+    expect(decorate().withTimeLimiter(timeLimiter).withAdaptiveLimiter(adaptive).warnings).toEqual([
+      {
+        code: 'TIME_LIMITER_OUTSIDE_ADAPTIVE_LIMITER',
+        message:
+          "TimeLimiter 'pg' is outside AdaptiveLimiter 'pg': a time-out ends the call above the limiter, so the limiter never sees it as a drop and never lowers " +
+          'its limit for it (the call keeps its place until the abandoned work ends, which then counts at most as a slow success).',
+        fix: "Call withAdaptiveLimiter(…) before withTimeLimiter(…), so that the order reads AdaptiveLimiter 'pg' → TimeLimiter 'pg': each time-out is then a drop the limiter backs off on.",
+      },
+    ]);
+    expect(decorate().withTimeLimiter(timeLimiter).withAdaptiveLimiter(adaptive, { partition: 'batch' }).warnings[0]?.message).toMatch(
+      /^TimeLimiter 'pg' is outside AdaptiveLimiter 'pg' \(partition batch\): /,
+    );
+  });
+
+  it('a retry inside the adaptive limiter: one sample for every attempt and every wait', () => {
+    expect(decorate().withAdaptiveLimiter(adaptive).withRetry(retry).warnings).toEqual([
+      {
+        code: 'RETRY_INSIDE_ADAPTIVE_LIMITER',
+        message:
+          "Retry 'pg' is inside AdaptiveLimiter 'pg': the limiter samples the whole retried operation as one call, so the waits between attempts count " +
+          'as round-trip time and a failed attempt followed by a successful one is never seen as a drop; and the call keeps its place ' +
+          'under the limit while it sleeps.',
+        fix: "Call withRetry(…) before withAdaptiveLimiter(…), so that the order reads Retry 'pg' → AdaptiveLimiter 'pg': each attempt is then its own sample and takes its own place.",
+      },
+    ]);
+  });
+
+  it('a retry outside the throttle: its refusals are retried, and every attempt is a request', () => {
+    expect(decorate().withRetry(retry).withThrottle(throttle).warnings).toEqual([
+      {
+        code: 'THROTTLE_INSIDE_RETRY',
+        message:
+          "Retry 'pg' is outside AdaptiveThrottle 'search': each attempt is a request of its own, and the throttle's local refusals (RequestNotPermittedError) " +
+          'are retried, so an operation is refused only when every attempt is, the caller waits between attempts for what was ' +
+          'meant as an immediate refusal, and each refused attempt counts as one more request, raising the reject ratio further.',
+        fix: "Call withThrottle(…) before withRetry(…), so that the order reads AdaptiveThrottle 'search' → Retry 'pg': the throttle then decides once per operation, before any attempt.",
+      },
+    ]);
+  });
+
+  it("a breaker outside the throttle: the throttle's refusals are the breaker's failures", () => {
+    expect(decorate().withCircuitBreaker(breaker).withThrottle(throttle).warnings).toEqual([
+      {
+        code: 'THROTTLE_INSIDE_CIRCUIT_BREAKER',
+        message:
+          "AdaptiveThrottle 'search' is inside CircuitBreaker 'pg': the breaker records each of the throttle's local refusals as a failure (unless told to ignore " +
+          'RequestNotPermittedError), so shedding load opens the breaker, and in HALF_OPEN its trial calls can be refused by the ' +
+          'throttle before they reach the backend.',
+        fix: "Call withThrottle(…) before withCircuitBreaker(…), so that the order reads AdaptiveThrottle 'search' → CircuitBreaker 'pg': the breaker then records only what the backend answered.",
+      },
+    ]);
+  });
+
+  it('a time limiter outside the throttle: time-outs are not counted against the backend', () => {
+    expect(decorate().withTimeLimiter(timeLimiter).withThrottle(throttle).warnings).toEqual([
+      {
+        code: 'TIME_LIMITER_OUTSIDE_THROTTLE',
+        message:
+          "TimeLimiter 'pg' is outside AdaptiveThrottle 'search': a time-out ends the call above the throttle, so the throttle never counts it as a request " +
+          'the backend failed to accept (it counts whatever the abandoned call does later, if anything).',
+        fix: "Call withThrottle(…) before withTimeLimiter(…), so that the order reads AdaptiveThrottle 'search' → TimeLimiter 'pg': each time-out then raises the reject ratio.",
+      },
+    ]);
+  });
+
+  it('a fallback that handles every error, inside the adaptive limiter or the throttle, hides the overload from it', () => {
+    expect(
+      decorate()
+        .withAdaptiveLimiter(adaptive)
+        .withFallback(() => 0).warnings,
+    ).toEqual([
+      {
+        code: 'FALLBACK_INSIDE_ADAPTIVE_LIMITER',
+        message:
+          "Fallback 'fallback' is inside AdaptiveLimiter 'pg' and handles every error: the limiter sees each drop it turns into a value as a success, so it never lowers its limit.",
+        fix: "Call withFallback(…) before withAdaptiveLimiter(…), so that the order reads Fallback 'fallback' → AdaptiveLimiter 'pg'; or give the fallback an 'on' list of the errors it is meant to absorb.",
+      },
+    ]);
+    expect(
+      decorate()
+        .withThrottle(throttle)
+        .withFallback(() => 0).warnings,
+    ).toEqual([
+      {
+        code: 'FALLBACK_INSIDE_THROTTLE',
+        message:
+          "Fallback 'fallback' is inside AdaptiveThrottle 'search' and handles every error: the throttle counts each failure it turns into a value as accepted, so it never throttles.",
+        fix: "Call withFallback(…) before withThrottle(…), so that the order reads Fallback 'fallback' → AdaptiveThrottle 'search'; or give the fallback an 'on' list of the errors it is meant to absorb.",
+      },
+    ]);
+  });
+
   it('one warning per offending pair, outermost pair first', () => {
     const p = decorate().withTimeLimiter(timeLimiter).withCircuitBreaker(breaker).withRetry(retry);
     expect(codes(p)).toEqual(['TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER', 'CIRCUIT_BREAKER_OUTSIDE_RETRY']);
@@ -196,6 +292,31 @@ describe('warnings', () => {
           .withCircuitBreaker(breaker),
     ],
     ['a bulkhead inside the retry', () => decorate().withRetry(retry).withBulkhead(bulkhead)],
+    [
+      'every kind in the order of warnings.ts',
+      () =>
+        decorate()
+          .withFallback(() => 0)
+          .withThrottle(throttle)
+          .withRetry(retry)
+          .withBulkhead(bulkhead)
+          .withAdaptiveLimiter(adaptive, { partition: 'critical' })
+          .withCircuitBreaker(breaker)
+          .withRateLimiter(limiter)
+          .withTimeLimiter(timeLimiter),
+    ],
+    [
+      'an adaptive limiter and a throttle beside the bulkhead, the breaker and the rate limiter, either way round',
+      () => decorate().withCircuitBreaker(breaker).withAdaptiveLimiter(adaptive).withBulkhead(pool).withRateLimiter(limiter).withAdaptiveLimiter(adaptive),
+    ],
+    [
+      'a fallback with `on` inside the adaptive limiter and the throttle',
+      () =>
+        decorate()
+          .withThrottle(throttle)
+          .withAdaptiveLimiter(adaptive)
+          .withFallback(() => 0, { on: [TimeoutError] }),
+    ],
   ])('none for %s', (_name, build) => {
     expect(build().warnings).toEqual([]);
   });
