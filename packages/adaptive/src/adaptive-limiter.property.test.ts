@@ -102,7 +102,7 @@ describe('AdaptiveLimiter under any interleaving (fc.scheduler)', () => {
           const controllers: AbortController[] = [];
           const outcomes: Promise<string>[] = [];
           for (const op of ops) {
-            const p = op.partition !== undefined && partitioned ? op.partition : undefined;
+            const p = partitioned && (op.kind === 'call' || op.kind === 'token') ? op.partition : undefined;
             void s.schedule(Promise.resolve(op.kind)).then(() => {
               switch (op.kind) {
                 case 'call': {

@@ -15,5 +15,16 @@ export type { AdaptiveToken } from './token.js';
 export type { AdaptivePartitionPolicy } from './partition-view.js';
 export type { AlgorithmName, WindowOptions } from './named-algorithms.js';
 export { guaranteedSlots } from './partitions.js';
-export * from './limit/index.js';
+export {
+  aimd,
+  gradient2,
+  vegas,
+  windowed,
+  type AimdOptions,
+  type Gradient2Options,
+  type LimitAlgorithm,
+  type LimitSample,
+  type VegasOptions,
+  type WindowedOptions,
+} from './limit/index.js';
 export { RequestNotPermittedError, TimeoutError } from '@breakwater/core';

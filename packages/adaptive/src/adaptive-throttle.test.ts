@@ -1,0 +1,238 @@
+import { getEventListeners } from 'node:events';
+import { RequestNotPermittedError, systemClock, VirtualClock } from '@breakwater/core';
+import { deferred, flush } from '@breakwater/test-support';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdaptiveThrottle, type AdaptiveThrottleConfig } from './index.js';
+
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+afterEach(() => {
+  expect(clock.pendingTimers).toBe(0);
+  vi.restoreAllMocks();
+});
+
+/** Draws that never reject (no ratio reaches 1). */
+const never = () => 0.999_999;
+/** Draws that always reject when the ratio is above 0. */
+const always = () => 0;
+
+const throttle = (config: AdaptiveThrottleConfig = {}) => new AdaptiveThrottle('t', { clock, random: never, ...config });
+const fail = (t: AdaptiveThrottle, error: unknown = new Error('503')) => t.execute(() => Promise.reject(error)).catch(() => {});
+
+describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs/adaptive.md)', () => {
+  it('has its defaults: k 2, a 2-minute window, maxRejectRatio 0.9, every error a drop', () => {
+    const t = new AdaptiveThrottle('t');
+    expect(t.kind).toBe('throttle');
+    expect(t.name).toBe('t');
+    const { isDrop, random, ...rest } = t.config;
+    expect(rest).toEqual({ k: 2, window: 120_000, maxRejectRatio: 0.9, writableStackTraceEnabled: true, clock: systemClock });
+    expect(isDrop(new Error('x'))).toBe(true);
+    expect(random).toBe(Math.random);
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+    expect(t.rejectRatio).toBe(0);
+    expect(AdaptiveThrottle.of('x').name).toBe('x');
+  });
+
+  it('the reject ratio is max(0, (requests − k·accepts) / (requests + 1)), each request counted before it is sent', async () => {
+    const t = throttle();
+    const ratios: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      ratios.push(t.rejectRatio);
+      await fail(t);
+    }
+    expect(ratios).toEqual([0, 1 / 2, 2 / 3]);
+    expect(t.metrics).toEqual({ requests: 3, accepts: 0, rejected: 0, rejectRatio: 3 / 4 });
+    expect(await t.execute(() => 'ok')).toBe('ok');
+    expect(t.metrics).toEqual({ requests: 4, accepts: 1, rejected: 0, rejectRatio: (4 - 2) / 5 });
+    await t.execute(() => 'ok');
+    expect(t.metrics).toMatchObject({ requests: 5, accepts: 2, rejectRatio: (5 - 4) / 6 });
+    await t.execute(() => 'ok');
+    expect(t.metrics).toMatchObject({ requests: 6, accepts: 3, rejectRatio: 0 });
+  });
+
+  it('rejects locally with the probability drawn before the request is counted, and the rejection still counts as a request', async () => {
+    const draws = [0.49, 0.5, 0.7];
+    const t = throttle({ random: () => draws.shift()! });
+    const events: unknown[] = [];
+    t.on('*', ({ time: _t, ...e }) => events.push(e));
+    await fail(t); // ratio 0: no draw
+    let ran = 0;
+    const rejected = await t.execute(() => ran++).catch((e: unknown) => e); // ratio 1/2, draw 0.49 < 0.5: rejected
+    expect(rejected).toBeInstanceOf(RequestNotPermittedError);
+    expect(rejected).toMatchObject({ rateLimiterName: 't', waitMs: 0, message: "AdaptiveThrottle 't' rejected the call locally (reject ratio 0.5)" });
+    expect(ran).toBe(0);
+    expect(t.metrics).toEqual({ requests: 2, accepts: 0, rejected: 1, rejectRatio: 2 / 3 });
+    await t.execute(() => ran++).catch(() => {}); // ratio 2/3, draw 0.5: rejected
+    await t.execute(() => ran++).catch(() => {}); // ratio 3/4, draw 0.7: rejected
+    expect(draws).toEqual([]);
+    expect(ran).toBe(0);
+    expect(events).toEqual([
+      { type: 'callPermitted', name: 't', at: 0 },
+      { type: 'callFinished', name: 't', at: 0, accepted: false },
+      { type: 'callRejected', name: 't', at: 0, rejectRatio: 1 / 2 },
+      { type: 'callRejected', name: 't', at: 0, rejectRatio: 2 / 3 },
+      { type: 'callRejected', name: 't', at: 0, rejectRatio: 3 / 4 },
+    ]);
+  });
+
+  it('maxRejectRatio caps the ratio; 0 never rejects', async () => {
+    const capped = throttle({ maxRejectRatio: 0.5 });
+    for (let i = 0; i < 20; i++) await fail(capped);
+    expect(capped.metrics).toEqual({ requests: 20, accepts: 0, rejected: 0, rejectRatio: 0.5 });
+    const off = throttle({ maxRejectRatio: 0, random: always });
+    for (let i = 0; i < 20; i++) await fail(off);
+    expect(off.metrics).toEqual({ requests: 20, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
+  it('k: fewer accepts per request are tolerated with a larger k', async () => {
+    const t = throttle({ k: 3 });
+    await fail(t);
+    await fail(t);
+    await t.execute(() => 1);
+    expect(t.rejectRatio).toBe(0); // 3 − 3·1 = 0
+    await fail(t);
+    expect(t.rejectRatio).toBe((4 - 3) / 5);
+  });
+
+  it('the counts leave the window bucket by bucket (20 buckets of window/20)', async () => {
+    const t = throttle({ window: 2000 }); // buckets of 100 ms
+    await fail(t);
+    await clock.advance(150);
+    await fail(t);
+    expect(t.metrics).toMatchObject({ requests: 2, rejectRatio: 2 / 3 });
+    await clock.advance(1849); // 1999: both still in
+    expect(t.metrics.requests).toBe(2);
+    await clock.advance(1); // 2000: the bucket of 0–99 ms leaves
+    expect(t.metrics).toMatchObject({ requests: 1, rejectRatio: 1 / 2 });
+    await clock.advance(100); // 2100: the bucket of 100–199 ms leaves
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
+  it('isDrop says which errors the backend refused; any other error is an accept', async () => {
+    const t = throttle({ isDrop: (e) => (e as { status?: number }).status === 503 });
+    await fail(t, Object.assign(new Error('not found'), { status: 404 }));
+    await fail(t, Object.assign(new Error('unavailable'), { status: 503 }));
+    expect(t.metrics).toMatchObject({ requests: 2, accepts: 1 });
+  });
+
+  it('a caller that aborts while fn runs is rejected at once; the request is taken back out of the counts', async () => {
+    const t = throttle();
+    const ac = new AbortController();
+    const work = deferred<string>();
+    const call = t.execute(() => work.promise, { signal: ac.signal }).catch((e: unknown) => e);
+    expect(t.metrics.requests).toBe(1);
+    ac.abort(new Error('bye'));
+    expect(((await call) as Error).message).toBe('bye');
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    work.reject(new Error('cancelled'));
+    await flush();
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
+  it('a caller that aborted still sees a success counted as an accept', async () => {
+    const t = throttle();
+    const ac = new AbortController();
+    const work = deferred<string>();
+    const call = t.execute(() => work.promise, { signal: ac.signal }).catch(() => {});
+    ac.abort(new Error('bye'));
+    await call;
+    work.resolve('late');
+    await flush();
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 1 });
+  });
+
+  it('tryAcquire: a token or null; each token settles once', () => {
+    const t = throttle({ random: always });
+    const a = t.tryAcquire()!;
+    a.onRejected();
+    a.onAccepted();
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 0 });
+    expect(t.tryAcquire()).toBeNull(); // ratio 1/2, draw 0
+    expect(t.metrics).toMatchObject({ requests: 2, rejected: 1 });
+    const never2 = throttle();
+    const b = never2.tryAcquire()!;
+    b.onIgnore();
+    b.onAccepted();
+    expect(never2.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
+  it('never throws synchronously; a sync throw is a rejection; decorate passes the arguments', async () => {
+    const t = throttle();
+    await expect(t.execute(() => 1, 7 as never)).rejects.toThrow(TypeError);
+    await expect(
+      t.execute(() => {
+        throw new Error('sync');
+      }),
+    ).rejects.toThrow('sync');
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 0 });
+    expect(await t.decorate((a: number, b: number) => a * b)(6, 7)).toBe(42);
+  });
+
+  it('a throwing isDrop counts the error as a drop, a throwing random lets the request through, each reported once', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const t = throttle({
+      isDrop: () => {
+        throw new Error('predicate bug');
+      },
+      random: () => {
+        throw new Error('rng bug');
+      },
+    });
+    await fail(t);
+    await fail(t);
+    expect(await t.execute(() => 'through')).toBe('through');
+    expect(t.metrics).toMatchObject({ requests: 3, accepts: 1, rejected: 0 });
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('without stack traces a local rejection carries its header alone', async () => {
+    const t = throttle({ random: always, writableStackTraceEnabled: false });
+    await fail(t);
+    const error = (await t.execute(() => 1).catch((e: unknown) => e)) as Error;
+    expect(error.stack).toBe("RequestNotPermittedError: AdaptiveThrottle 't' rejected the call locally (reject ratio 0.5)");
+  });
+});
+
+describe('AdaptiveThrottle against a model (fast-check)', () => {
+  it('every decision and count follows the formula over a seeded sequence of outcomes and draws', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ draw: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), ok: fc.boolean() }), { maxLength: 60 }),
+        fc.constantFrom(1, 1.5, 2),
+        fc.constantFrom(0.5, 0.9, 1),
+        async (steps, k, maxRejectRatio) => {
+          const draws = steps.map((s) => s.draw);
+          const t = new AdaptiveThrottle('m', { clock: new VirtualClock(), k, maxRejectRatio, random: () => draws.shift()! });
+          let requests = 0;
+          let accepts = 0;
+          let rejected = 0;
+          for (const step of steps) {
+            const p = Math.min(maxRejectRatio, Math.max(0, (requests - k * accepts) / (requests + 1)));
+            requests++;
+            const expectRejected = p > 0 && step.draw < p;
+            if (p === 0) draws.shift(); // no draw is made at a ratio of 0
+            const outcome = await t
+              .execute(() => (step.ok ? 'ok' : Promise.reject(new Error('x'))))
+              .then(
+                () => 'ok',
+                (e: unknown) => (e instanceof RequestNotPermittedError ? 'rejected' : 'failed'),
+              );
+            if (expectRejected) rejected++;
+            else if (step.ok) accepts++;
+            expect(outcome).toBe(expectRejected ? 'rejected' : step.ok ? 'ok' : 'failed');
+            expect(t.metrics).toEqual({
+              requests,
+              accepts,
+              rejected,
+              rejectRatio: Math.min(maxRejectRatio, Math.max(0, (requests - k * accepts) / (requests + 1))),
+            });
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
