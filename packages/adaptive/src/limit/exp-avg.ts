@@ -13,6 +13,11 @@ export class ExpAvg {
     this.#warmup = warmup;
   }
 
+  /** Whether a value was added. */
+  get started(): boolean {
+    return this.#count > 0;
+  }
+
   /** The average so far (0 before the first value). */
   get value(): number {
     return this.#value;

@@ -2,10 +2,15 @@
 // average of many (long). gradient = clamp(rttTolerance · long / short, 0.5, 1); the limit moves by
 // `smoothing` toward `limit · gradient (+ queueSize)`.
 //
-// Two changes to Netflix's rule, both from its own issue tracker (see ALGORITHMS.md):
+// Three changes to Netflix's rule, answering its own issue tracker (see ALGORITHMS.md):
 // - a drop is read as the steepest gradient, 0.5 (Netflix #176: Gradient2 ignores drops; PR #134);
 // - `queueSize` is added only when the gradient is 1, i.e. when the rtt shows no overload (PR #134
-//   discussion: with the headroom always added, a steady moderate overload lets the limit creep up).
+//   discussion: with the headroom always added, a steady moderate overload lets the limit creep up);
+// - the long-term rtt does not learn the latency the limit itself causes: while at least half the
+//   limit is in flight and the limit is above its minimum, a sample slower than the average is fed
+//   to it as the average (it may fall, not rise). Otherwise the baseline drifts up to the overloaded
+//   latency, the gradient returns to 1 and the limit creeps up with it (the creep of PR #134 again,
+//   through the baseline).
 
 import { ConfigReader } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
@@ -47,8 +52,9 @@ const WARMUP = 10;
  * `estimate ← (1 − smoothing) · estimate + smoothing · (estimate · gradient + (gradient = 1 ? queueSize : 0))`;
  * the limit is the estimate rounded down, in `[minLimit, maxLimit]`. `longRtt` is an exponential
  * average over `longWindow` samples, cut by 5 % whenever it is over twice the latest rtt (an
- * overload has ended). While fewer than half the limit are in flight the limit holds (a drop
- * still lowers it).
+ * overload has ended); it rises only on samples the limit did not cause (fewer than half the
+ * limit in flight, or the limit at its minimum). While fewer than half the limit are in flight the
+ * limit holds (a drop still lowers it).
  *
  * @throws RangeError / TypeError naming `gradient2`, the option, the value and the valid range.
  * @example
@@ -88,9 +94,12 @@ export function gradient2(options?: Gradient2Options): LimitAlgorithm {
       if (didDrop) return moveToward(0.5); // a drop's rtt is not the backend's latency: the average never sees it
       if (rtt === undefined) return limit;
 
-      const long = longRtt.add(rtt);
+      const appLimited = inFlight < estimate / 2;
+      // The latency is the backend's own when we are not pushing it, or cannot push it any less.
+      const own = appLimited || estimate <= limits.minLimit || !longRtt.started;
+      const long = longRtt.add(own ? rtt : Math.min(rtt, longRtt.value));
       if (long / rtt > 2) longRtt.scale(0.95);
-      if (inFlight < estimate / 2) return limit; // app-limited: the rtt says nothing of the limit
+      if (appLimited) return limit; // the rtt says nothing of the limit
       return moveToward(Math.max(0.5, Math.min(1, (rttTolerance * long) / rtt)));
     },
   };

@@ -99,6 +99,32 @@ describe('vegas: the rest of its rule', () => {
     expect(seen.slice(10)).toEqual([18, 24, 30, 36]); // no queue against 20: + β each
   });
 
+  it('a floor that rose is found at once when halving the limit did not make the rtt fall (Netflix #37)', () => {
+    const v = vegas({ initialLimit: 60, random: late }); // the periodic probe is 30 · limit samples away
+    expect(v.onSample(ok(10, 60))).toBe(60); // no-load 10
+    // A deploy doubles the floor: every rtt is 20 whatever the limit; Vegas reads a queue of ⌈L/2⌉.
+    const seen: number[] = [];
+    for (let i = 2; i <= 33; i++) seen.push(v.onSample(ok(20, 100)));
+    expect(seen.slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => 59 - i)); // samples 2–31: 59 … 30
+    expect(seen[30]).toBe(30); // sample 32: the limit has halved (60 → 30), the rtt has not fallen: probe, no-load 20
+    expect(seen[31]).toBe(36); // no queue against the new floor: + β
+  });
+
+  it('a real queue drains as the limit falls: no early probe', () => {
+    // A backend serving 20 at once at 10 ms: rtt = 10 · max(1, L / 20).
+    const v = vegas({ initialLimit: 60, random: late });
+    expect(v.onSample(ok(10, 60))).toBe(60);
+    let limit = v.limit;
+    const seen: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      limit = v.onSample(ok(10 * Math.max(1, limit / 20), 100));
+      seen.push(limit);
+    }
+    // − 1 a sample while the queue ⌈L · (1 − 20/L)⌉ = L − 20 is over β = 6, then it holds at 26: halved, never probed.
+    expect(seen.slice(0, 34)).toEqual(Array.from({ length: 34 }, (_, i) => 59 - i));
+    expect(new Set(seen.slice(34))).toEqual(new Set([26]));
+  });
+
   it('hostile numbers neither move nor poison it', () => {
     const v = vegas({ initialLimit: 20, random: late });
     for (const rtt of [Number.NaN, Number.POSITIVE_INFINITY, -3, 0]) expect(v.onSample(ok(rtt, 20))).toBe(20);

@@ -4,8 +4,10 @@
 // at least 1). `rttNoLoad` is the lowest rtt seen, re-probed from time to time.
 //
 // Where ours differs from Netflix's (see ALGORITHMS.md): a drop's rtt never becomes the no-load
-// rtt (a fast 429 is not a fast backend), a drop always lowers the limit, and a sample without a
-// usable rtt is read by its drop flag alone instead of throwing.
+// rtt (a fast 429 is not a fast backend), a drop always lowers the limit, a sample without a
+// usable rtt is read by its drop flag alone instead of throwing, and a queue that does not drain
+// when the limit is halved is taken for a floor that rose: the no-load rtt is re-probed at once
+// (Netflix #37).
 
 import { ConfigReader } from '@breakwater/core';
 import { callbackThrew } from '@breakwater/core/internal';
@@ -36,6 +38,9 @@ export interface VegasOptions extends LimitBounds {
   readonly random?: (() => number) | undefined;
 }
 
+/** A run of cuts that halved the limit without the rtt falling below this share of where it began means a stale floor. */
+const STALE_RTT_RATIO = 0.9;
+
 const VEGAS_KEYS = ['initialLimit', 'minLimit', 'maxLimit', 'smoothing', 'probeMultiplier', 'random'] as const;
 
 /**
@@ -45,7 +50,8 @@ const VEGAS_KEYS = ['initialLimit', 'minLimit', 'maxLimit', 'smoothing', 'probeM
  * `limit + β`; queue < α → `limit + lg`; queue > β → `limit − lg`; else unchanged — each step
  * taken by `smoothing`, the result an integer in `[minLimit, maxLimit]`. `rttNoLoad` is the lowest
  * rtt seen, forgotten and re-learned from the current sample every `U(0.5, 1) · probeMultiplier ·
- * limit` samples (the probe), so a floor that rose is found again.
+ * limit` samples (the probe), and at once when a run of cuts has halved the limit without the rtt
+ * falling by a tenth (the queue it measured was a floor that rose, not a queue).
  *
  * @throws RangeError / TypeError naming `vegas`, the option, the value and the valid range.
  * @example
@@ -68,6 +74,8 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
   let rttNoLoad = 0; // 0: none yet
   let probeCount = 0;
   let probeJitter = jitter();
+  // Where the latest run of queue-driven cuts began (cleared when the limit grows or a probe runs).
+  let cutFrom: { readonly estimate: number; readonly rtt: number } | undefined;
 
   function jitter(): number {
     let r: unknown;
@@ -80,6 +88,19 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
     // A hostile value is brought into [0, 1]; NaN waits the longest.
     const u = typeof r === 'number' && !Number.isNaN(r) ? Math.min(1, Math.max(0, r)) : 1;
     return 0.5 + 0.5 * u;
+  }
+
+  function probe(rtt: number): number {
+    probeJitter = jitter();
+    probeCount = 0;
+    rttNoLoad = rtt;
+    cutFrom = undefined;
+    return limit;
+  }
+
+  function grow(target: number): number {
+    cutFrom = undefined;
+    return step(target);
   }
 
   function step(target: number): number {
@@ -101,12 +122,7 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
       if (rtt === undefined) return limit;
 
       probeCount++;
-      if (probeJitter * probeMultiplier * estimate <= probeCount) {
-        probeJitter = jitter();
-        probeCount = 0;
-        rttNoLoad = rtt;
-        return limit;
-      }
+      if (probeJitter * probeMultiplier * estimate <= probeCount) return probe(rtt);
       if (rttNoLoad === 0 || rtt < rttNoLoad) {
         rttNoLoad = rtt;
         return limit;
@@ -116,9 +132,15 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
       const queue = Math.ceil(estimate * (1 - rttNoLoad / rtt));
       const alpha = 3 * lg;
       const beta = 6 * lg;
-      if (queue <= lg) return step(estimate + beta);
-      if (queue < alpha) return step(estimate + lg);
-      if (queue > beta) return step(estimate - lg);
+      if (queue <= lg) return grow(estimate + beta);
+      if (queue < alpha) return grow(estimate + lg);
+      if (queue > beta) {
+        // Halving the limit drains a real queue: the rtt falls. If it has not fallen by a tenth,
+        // there was no queue — the no-load rtt is stale (a deploy raised the floor): probe now.
+        if (cutFrom === undefined) cutFrom = { estimate, rtt };
+        else if (estimate <= cutFrom.estimate / 2 && rtt >= STALE_RTT_RATIO * cutFrom.rtt) return probe(rtt);
+        return step(estimate - lg);
+      }
       return limit;
     },
   };
