@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import * as adaptive from '@breakwater/adaptive';
 import * as bulkhead from '@breakwater/bulkhead';
 import * as circuitBreaker from '@breakwater/circuit-breaker';
 import * as core from '@breakwater/core';
@@ -91,7 +92,10 @@ describe('the breakwater umbrella', () => {
   });
 
   it('re-exports each value from its package (the same object, not a copy)', () => {
-    const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, decorators, springConfig] as Record<string, unknown>[];
+    const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, adaptive, decorators, springConfig] as Record<
+      string,
+      unknown
+    >[];
     for (const [name, value] of Object.entries(breakwater)) {
       expect(
         packages.some((pkg) => pkg[name] === value),

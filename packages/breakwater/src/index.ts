@@ -144,6 +144,39 @@ export {
   type SharedRateLimiterOptions,
 } from '@breakwater/rate-limiter';
 
+// @breakwater/adaptive: the adaptive concurrency limiter, the client-side throttle, the limit algorithms.
+export {
+  AdaptiveLimiter,
+  AdaptiveLimiterRegistry,
+  AdaptiveThrottle,
+  AdaptiveThrottleRegistry,
+  aimd,
+  gradient2,
+  vegas,
+  windowed,
+  type AdaptiveCallOptions,
+  type AdaptiveLimiterConfig,
+  type AdaptiveLimiterEvents,
+  type AdaptiveLimiterMetrics,
+  type AdaptivePartitionMetrics,
+  type AdaptivePartitionPolicy,
+  type AdaptiveThrottleConfig,
+  type AdaptiveThrottleEvents,
+  type AdaptiveThrottleMetrics,
+  type AdaptiveThrottleToken,
+  type AdaptiveToken,
+  type AimdOptions,
+  type AlgorithmName,
+  type Gradient2Options,
+  type LimitAlgorithm,
+  type LimitSample,
+  type ResolvedAdaptiveLimiterConfig,
+  type ResolvedAdaptiveThrottleConfig,
+  type VegasOptions,
+  type WindowedOptions,
+  type WindowOptions,
+} from '@breakwater/adaptive';
+
 // @breakwater/decorators: the pipeline builder and the fallback.
 export {
   decorate,

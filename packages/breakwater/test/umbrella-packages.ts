@@ -11,6 +11,7 @@ export const UMBRELLA_PACKAGES = [
   '@breakwater/retry',
   '@breakwater/bulkhead',
   '@breakwater/rate-limiter',
+  '@breakwater/adaptive',
   '@breakwater/decorators',
   '@breakwater/spring-config',
 ] as const;
