@@ -35,6 +35,12 @@ export class ExpAvg {
     return this.#value;
   }
 
+  /** Replaces the average (the warm-up counts as done). */
+  set(value: number): void {
+    this.#value = value;
+    this.#count = this.#warmup;
+  }
+
   /** Multiplies the average by `factor` (Gradient2's decay after an overload ends). */
   scale(factor: number): void {
     this.#value *= factor;

@@ -88,19 +88,29 @@ describe('gradient2: no creep under overload (PR #134)', () => {
   it('a steady overload signal (every rtt 1.875 × the long-term rtt, gradient 0.8) only lowers the limit', () => {
     const g = gradient2({ initialLimit: 5, minLimit: 1 });
     warm(g, 10);
-    const seen = Array.from({ length: 60 }, () => g.onSample(ok(18.75, 5)));
-    // Ours: 0.8·L + 0.2·0.8·L = 0.96·L a sample, down to the minimum.
+    const seen = Array.from({ length: 35 }, () => g.onSample(ok(18.75, 5)));
+    // Ours: 0.8·L + 0.2·0.8·L = 0.96·L a sample (5 · 0.96^35 = 1.2: still above the minimum).
     let model = 5;
     const expected = seen.map(() => {
       model *= 0.96;
-      return Math.max(1, Math.floor(model));
+      return Math.floor(model);
     });
     expect(seen).toEqual(expected);
-    expect(seen.at(-1)).toBe(1);
-    // Netflix's rule adds queueSize whatever the gradient: 0.96·L + 0.8, rising to its fixed point 20.
+    expect(seen.slice(-3)).toEqual([1, 1, 1]);
+    // Netflix's rule adds queueSize whatever the gradient: 0.96·L + 0.8, rising toward its fixed point 20.
     let netflix = 5;
-    for (let i = 0; i < 60; i++) netflix = 0.96 * netflix + 0.8;
-    expect(Math.floor(netflix)).toBe(18);
+    const theirs = seen.map(() => Math.floor((netflix = 0.96 * netflix + 0.8)));
+    expect(theirs.slice(-3)).toEqual([16, 16, 16]);
+  });
+
+  it('at the minimum limit, an rtt still too slow becomes the baseline: a floor that rose is not waited out', () => {
+    const g = gradient2({ initialLimit: 22 });
+    warm(g, 10);
+    // A deploy doubles the floor: rtt 20 against a baseline of 10, gradient 0.75: × 0.95 a sample.
+    expect(g.onSample(ok(20, 22))).toBe(20); // 20.9
+    expect(g.onSample(ok(20, 22))).toBe(20); // 19.855, held at the minimum
+    expect(g.onSample(ok(20, 22))).toBe(20); // at the minimum and still too slow: the baseline is now 20
+    expect([1, 2, 3].map(() => g.onSample(ok(20, 22)))).toEqual([20, 21, 22]); // gradient 1 again: 20.8, 21.6, 22.4
   });
 
   it('against a backend that slows with concurrency, the limit settles where the rtt is rttTolerance × its floor and stays', () => {

@@ -10,7 +10,8 @@
 //   limit is in flight and the limit is above its minimum, a sample slower than the average is fed
 //   to it as the average (it may fall, not rise). Otherwise the baseline drifts up to the overloaded
 //   latency, the gradient returns to 1 and the limit creeps up with it (the creep of PR #134 again,
-//   through the baseline).
+//   through the baseline). What the limit cannot have caused is learned at once: at the minimum
+//   limit, a sample still too slow becomes the baseline (a floor that rose, as after a deploy).
 
 import { ConfigReader } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
@@ -53,8 +54,9 @@ const WARMUP = 10;
  * the limit is the estimate rounded down, in `[minLimit, maxLimit]`. `longRtt` is an exponential
  * average over `longWindow` samples, cut by 5 % whenever it is over twice the latest rtt (an
  * overload has ended); it rises only on samples the limit did not cause (fewer than half the
- * limit in flight, or the limit at its minimum). While fewer than half the limit are in flight the
- * limit holds (a drop still lowers it).
+ * limit in flight, or the limit at its minimum), and a sample still too slow at the minimum limit
+ * replaces it (a floor that rose). While fewer than half the limit are in flight the limit holds
+ * (a drop still lowers it).
  *
  * @throws RangeError / TypeError naming `gradient2`, the option, the value and the valid range.
  * @example
@@ -100,7 +102,14 @@ export function gradient2(options?: Gradient2Options): LimitAlgorithm {
       const long = longRtt.add(own ? rtt : Math.min(rtt, longRtt.value));
       if (long / rtt > 2) longRtt.scale(0.95);
       if (appLimited) return limit; // the rtt says nothing of the limit
-      return moveToward(Math.max(0.5, Math.min(1, (rttTolerance * long) / rtt)));
+      const gradient = Math.max(0.5, Math.min(1, (rttTolerance * long) / rtt));
+      if (gradient < 1 && estimate <= limits.minLimit) {
+        // Too slow at the lowest limit: the latency is not the limit's doing (a deploy raised the
+        // floor). Start the baseline again from it rather than wait minutes for the average.
+        longRtt.set(rtt);
+        return limit;
+      }
+      return moveToward(gradient);
     },
   };
 }
