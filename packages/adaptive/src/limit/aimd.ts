@@ -4,7 +4,7 @@
 
 import { ConfigReader, type Duration } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
-import { readLimits, readSample, toLimit, type LimitBounds } from './limits.js';
+import { readLimits, readSample, toLimit } from './limits.js';
 
 /**
  * Options of {@link aimd}. Defaults are Netflix's `AIMDLimit`.
@@ -14,7 +14,7 @@ import { readLimits, readSample, toLimit, type LimitBounds } from './limits.js';
  * const options: AimdOptions = { initialLimit: 20, maxLimit: 100, backoffRatio: 0.8, timeout: '2s' };
  * ```
  */
-export interface AimdOptions extends LimitBounds {
+export interface AimdOptions {
   /** The limit before the first sample; integer in [minLimit, maxLimit]. Default 20. */
   readonly initialLimit?: number | undefined;
   /** The lowest the limit goes; integer >= 1. Default 20 (lowered to `initialLimit` or `maxLimit` when one of them is given below it). */

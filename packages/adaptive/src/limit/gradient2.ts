@@ -16,7 +16,7 @@
 import { ConfigReader } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
 import { ExpAvg } from './exp-avg.js';
-import { clampEstimate, readLimits, readSample, toLimit, type LimitBounds } from './limits.js';
+import { clampEstimate, readLimits, readSample, toLimit } from './limits.js';
 
 /**
  * Options of {@link gradient2}. Defaults are Netflix's `Gradient2Limit`.
@@ -26,7 +26,7 @@ import { clampEstimate, readLimits, readSample, toLimit, type LimitBounds } from
  * const options: Gradient2Options = { maxLimit: 100, rttTolerance: 2, queueSize: 8 };
  * ```
  */
-export interface Gradient2Options extends LimitBounds {
+export interface Gradient2Options {
   /** The limit before the first sample; integer in [minLimit, maxLimit]. Default 20. */
   readonly initialLimit?: number | undefined;
   /** The lowest the limit goes; integer >= 1. Default 20 (lowered to `initialLimit` or `maxLimit` when one of them is given below it). */

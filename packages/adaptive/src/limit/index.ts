@@ -6,4 +6,3 @@ export { aimd, type AimdOptions } from './aimd.js';
 export { vegas, type VegasOptions } from './vegas.js';
 export { gradient2, type Gradient2Options } from './gradient2.js';
 export { windowed, type WindowedOptions } from './windowed.js';
-export type { LimitBounds } from './limits.js';

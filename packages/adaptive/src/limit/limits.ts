@@ -5,7 +5,7 @@
 import type { ConfigReader } from '@breakwater/core';
 import type { LimitSample } from './algorithm.js';
 
-/** The options every named algorithm takes: where the limit starts and the bounds it stays within. */
+/** The options every named algorithm takes (each restates them with its defaults): where the limit starts and the bounds it stays within. */
 export interface LimitBounds {
   /** The limit before the first sample; integer in [minLimit, maxLimit]. */
   readonly initialLimit?: number | undefined;
@@ -30,7 +30,7 @@ const COUNT = { integer: true, gte: 1 } as const;
  * as Netflix lets an initial limit below the minimum stand); options given that contradict each
  * other are a `RangeError` naming the range.
  */
-export function readLimits(read: ConfigReader<LimitBounds>, defaults: ResolvedLimits): ResolvedLimits {
+export function readLimits<C extends LimitBounds>(read: ConfigReader<C>, defaults: ResolvedLimits): ResolvedLimits {
   const initial = read.has('initialLimit') ? read.number('initialLimit', defaults.initialLimit, COUNT) : undefined;
   const min = read.has('minLimit') ? read.number('minLimit', defaults.minLimit, COUNT) : undefined;
   const max = read.has('maxLimit') ? read.number('maxLimit', defaults.maxLimit, COUNT) : undefined;

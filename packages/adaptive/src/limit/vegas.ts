@@ -12,7 +12,7 @@
 import { ConfigReader } from '@breakwater/core';
 import { callbackThrew } from '@breakwater/core/internal';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
-import { clampEstimate, readLimits, readSample, toLimit, type LimitBounds } from './limits.js';
+import { clampEstimate, readLimits, readSample, toLimit } from './limits.js';
 import { log10Int } from './log10.js';
 
 /**
@@ -23,7 +23,7 @@ import { log10Int } from './log10.js';
  * const options: VegasOptions = { initialLimit: 20, maxLimit: 500, smoothing: 0.5 };
  * ```
  */
-export interface VegasOptions extends LimitBounds {
+export interface VegasOptions {
   /** The limit before the first sample; integer in [minLimit, maxLimit]. Default 20. */
   readonly initialLimit?: number | undefined;
   /** The lowest the limit goes; integer >= 1. Default 1 (lowered to `maxLimit` when it is given below it). */
