@@ -1,6 +1,6 @@
 import { EventPublisher } from '@breakwater/core';
 import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { callbackThrew, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { callbackThrew, enterCall, follow, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { ADAPTIVE_THROTTLE_EVENT_TYPES, NO_FIELDS, type AdaptiveThrottleEvents, type AdaptiveThrottleMetrics } from './events.js';
 import { refusal } from './refusal.js';
 import { resolveAdaptiveThrottleConfig, type AdaptiveThrottleConfig, type ResolvedAdaptiveThrottleConfig } from './throttle-config.js';
@@ -149,19 +149,8 @@ export class AdaptiveThrottle implements Policy {
    * ```
    */
   tryAcquire(): AdaptiveThrottleToken | null {
-    const now = this.#options.clock.now();
-    const window = this.#window;
-    window.advance(now);
-    const p = window.ratio(this.#options.k, this.#options.maxRejectRatio);
-    const bucket = window.countRequest(now);
-    if (p > 0 && this.#draw() < p) {
-      window.countRejected();
-      if (this.#events.wants('callRejected')) this.#events.emit('callRejected', { rejectRatio: p });
-      this.#lastRatio = p;
-      return null;
-    }
-    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
-    return new ThrottleToken(bucket, this.#settle);
+    const bucket = this.#admit();
+    return bucket < 0 ? null : new ThrottleToken(bucket, this.#settle);
   }
 
   /**
@@ -182,29 +171,31 @@ export class AdaptiveThrottle implements Policy {
       if (entered instanceof Promise) return entered;
       ctx = entered;
     }
-    const token = this.tryAcquire() as ThrottleToken | null;
-    if (token === null) {
+    const bucket = this.#admit();
+    if (bucket < 0) {
       const ratio = Number(this.#lastRatio.toFixed(4));
       return Promise.reject(refusal(this.#source, this.name, `rejected the call locally (reject ratio ${ratio})`, this.#options.writableStackTraceEnabled));
     }
+    const signal = ctx.signal;
     let value: T | PromiseLike<T>;
     try {
       value = fn(ctx);
     } catch (error) {
-      this.#judge(token, error, ctx.signal);
+      this.#end(this.#judge(error, signal), bucket);
       return Promise.reject(error);
     }
+    if (signal === NEVER_ABORTED) return follow(value).then(this.#succeeded, this.#failed) as Promise<T>; // no abort: no closure per call
     const outcome = follow(value).then(
       (result) => {
-        token.onAccepted();
+        this.#end(0, bucket);
         return result;
       },
       (error: unknown) => {
-        this.#judge(token, error, ctx.signal);
+        this.#end(this.#judge(error, signal), bucket);
         throw error;
       },
     );
-    return raceAbort(outcome, ctx.signal);
+    return raceAbort(outcome, signal);
   }
 
   /**
@@ -223,6 +214,26 @@ export class AdaptiveThrottle implements Policy {
   /** The ratio of the last local rejection (for its error's message). */
   #lastRatio = 0;
 
+  /**
+   * Counts a request and draws against the ratio before it: the bucket the request was counted
+   * in, or -1 when it is rejected locally (`callRejected`).
+   */
+  #admit(): number {
+    const now = this.#options.clock.now();
+    const window = this.#window;
+    window.advance(now);
+    const p = window.ratio(this.#options.k, this.#options.maxRejectRatio);
+    const bucket = window.countRequest(now);
+    if (p > 0 && this.#draw() < p) {
+      window.countRejected();
+      this.#lastRatio = p;
+      if (this.#events.wants('callRejected')) this.#events.emit('callRejected', { rejectRatio: p });
+      return -1;
+    }
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
+    return bucket;
+  }
+
   #draw(): number {
     const random = this.#options.random;
     try {
@@ -233,28 +244,37 @@ export class AdaptiveThrottle implements Policy {
     }
   }
 
-  #judge(token: ThrottleToken, error: unknown, signal: AbortSignal): void {
-    if (signal.aborted) return token.onIgnore();
+  /** How a failed call ends: 1 a drop, 0 an accept (an error `isDrop` does not accept), 2 ignored (its caller aborted). */
+  #judge(error: unknown, signal: AbortSignal): 0 | 1 | 2 {
+    if (signal.aborted) return 2;
     const isDrop = this.#options.isDrop;
-    let drop: boolean;
     try {
-      drop = isDrop(error) === true;
+      return isDrop(error) === true ? 1 : 0;
     } catch (thrown) {
       callbackThrew(this.#source, 'isDrop', isDrop, thrown, 'the error counts as a drop');
-      drop = true;
+      return 1;
     }
-    if (drop) token.onRejected();
-    else token.onAccepted();
   }
 
-  /** Bound once: a token's end — an accept counted, or (ignored) its request taken back. */
-  readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => {
-    const now = this.#options.clock.now();
-    if (outcome === 0) this.#window.countAccept(now);
-    else if (outcome === 2) {
-      this.#window.uncount(token.bucket, now);
-      return;
-    }
-    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
+  // Bound once: the ends of a call with no signal (it cannot be ignored, so its bucket is not needed).
+  readonly #succeeded = (result: unknown): unknown => {
+    this.#end(0, 0);
+    return result;
   };
+
+  readonly #failed = (error: unknown): never => {
+    this.#end(this.#judge(error, NEVER_ABORTED), 0);
+    throw error;
+  };
+
+  /** Bound once: a token's end. */
+  readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => this.#end(outcome, token.bucket);
+
+  /** A request's end: an accept counted (0), a drop (1), or (2, ignored) its request, counted in `bucket`, taken back. */
+  #end(outcome: 0 | 1 | 2, bucket: number): void {
+    const now = this.#options.clock.now();
+    if (outcome === 2) return this.#window.uncount(bucket, now);
+    if (outcome === 0) this.#window.countAccept(now);
+    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
+  }
 }
