@@ -264,34 +264,34 @@ export class AdaptiveLimiter implements Policy {
     });
   }
 
-  /** Runs `fn` in the slot just taken; its outcome settles the slot's token once, when `fn` settles. */
+  /** Runs `fn` in the slot just taken; its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures). */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number): Promise<T> {
-    const token = this.#token(lane);
+    const start = this.#options.clock.now();
+    const inFlight = this.#slots.inFlight;
+    const signal = ctx.signal;
     let value: T | PromiseLike<T>;
     try {
       value = fn(ctx);
     } catch (error) {
-      this.#judge(token, error, ctx.signal);
+      this.#finish(lane, start, inFlight, this.#judge(error, signal));
       return Promise.reject(error);
     }
     const outcome = follow(value).then(
       (result) => {
-        token.onSuccess();
+        this.#finish(lane, start, inFlight, 0);
         return result;
       },
       (error: unknown) => {
-        this.#judge(token, error, ctx.signal);
+        this.#finish(lane, start, inFlight, this.#judge(error, signal));
         throw error;
       },
     );
-    return raceAbort(outcome, ctx.signal);
+    return raceAbort(outcome, signal);
   }
 
-  /** Settles a failed call's token: a drop, or ignored (an error that is not one, or after its caller aborted). */
-  #judge(token: LimiterToken, error: unknown, signal: AbortSignal): void {
-    if (signal.aborted) token.onIgnore();
-    else if (this.#isDrop(error)) token.onDropped();
-    else token.onIgnore();
+  /** How a failed call ends: a drop (1), or ignored (2: an error that is not a drop, or one after its caller aborted). */
+  #judge(error: unknown, signal: AbortSignal): TokenOutcome {
+    return !signal.aborted && this.#isDrop(error) ? 1 : 2;
   }
 
   #isDrop(error: unknown): boolean {
@@ -311,22 +311,25 @@ export class AdaptiveLimiter implements Policy {
     return new LimiterToken(this.#names[lane], lane, this.#options.clock.now(), slots.inFlight, this.#settle);
   }
 
-  /** Bound once: a token's end — `callFinished`, the sample (maybe a new limit), then the slot back. */
-  readonly #settle = (token: LimiterToken, outcome: TokenOutcome): void => {
+  /** Bound once: a token's end. */
+  readonly #settle = (token: LimiterToken, outcome: TokenOutcome): void => this.#finish(token.lane, token.start, token.inFlight, outcome);
+
+  /** A call's end: `callFinished`, the sample (maybe a new limit: `limitChanged`), then its slot back (and to a waiter). */
+  #finish(lane: number, start: number, inFlight: number, outcome: TokenOutcome): void {
     const now = this.#options.clock.now();
-    const rtt = now - token.start;
+    const rtt = now - start;
     const didDrop = outcome === 1;
-    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { partition: token.partition, rtt, didDrop, ignored: outcome === 2 });
+    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop, ignored: outcome === 2 });
     if (outcome !== 2) {
       const previous = this.#slots.limit;
-      const limit = this.#feed.sample(now, rtt, token.inFlight, didDrop);
+      const limit = this.#feed.sample(now, rtt, inFlight, didDrop);
       if (limit !== previous) {
         this.#slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
         if (this.#events.wants('limitChanged')) this.#events.emit('limitChanged', { previous, limit });
       }
     }
-    this.#slots.free(token.lane);
-  };
+    this.#slots.free(lane);
+  }
 
   /** The refusal of a call that cannot wait (`maxWaitDuration` 0, or the queue full), or `undefined`: it may wait. */
   #cannotWait(lane: number): RequestNotPermittedError | undefined {
