@@ -6,5 +6,12 @@
 export { health } from './health.js';
 export * from './health-types.js';
 export * from './observed.js';
-export { BreakerObservation, ObservedComponents, type CallRecorder, type ObservedSnapshot, type TransitionCount } from './observed-components.js';
+export {
+  AdaptiveLimiterObservation,
+  BreakerObservation,
+  type CallRecorder,
+  type RttRecorder,
+  type TransitionCount,
+} from './observed-bindings.js';
+export { ObservedComponents, type ObservedSnapshot } from './observed-components.js';
 export { OBSERVED_SERIES, type ObservedSample, type ObservedSeries } from './observed-series.js';

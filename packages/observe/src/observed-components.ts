@@ -1,92 +1,20 @@
 import { describeValue } from '@breakwater/core/internal';
+import { AdaptiveLimiterObservation, BreakerObservation, type CallRecorder, type RttRecorder } from './observed-bindings.js';
 import {
   isObservedComponent,
   isObservedRegistry,
-  stateLabel,
+  type ObservedAdaptiveLimiter,
   type ObservedBreakerState,
   type ObservedBulkhead,
-  type ObservedCallKind,
   type ObservedCircuitBreaker,
   type ObservedComponent,
   type ObservedPoolBulkhead,
   type ObservedRateLimiter,
   type ObservedRegistry,
   type ObservedRetry,
+  type ObservedThrottle,
   type ObservedTimeLimiter,
-  type ObservedTransition,
 } from './observed.js';
-
-/**
- * What an exporter keeps per breaker for its call histogram: `record` is called by the breaker's
- * `observeCalls` hook for every recorded call (no event object).
- *
- * @example
- * ```ts
- * const recorder: CallRecorder = { record: (kind, elapsedMs) => histogram.record(elapsedMs / 1000, attributes[kind]) };
- * ```
- */
-export interface CallRecorder {
-  record(kind: ObservedCallKind, elapsedMs: number): void;
-}
-
-/**
- * One transition count of a breaker, by its `from`, `to` and `cause` label values.
- *
- * @example
- * ```ts
- * const t: TransitionCount = { from: 'closed', to: 'open', cause: 'failure_rate', count: 1 };
- * ```
- */
-export interface TransitionCount {
-  readonly from: string;
-  readonly to: string;
-  readonly cause: string;
-  count: number;
-}
-
-/**
- * What an exporter holds for one breaker: its transitions counted from `stateTransition` events,
- * and its call recorder (bound once to `observeCalls`; `undefined` when the breaker has no such hook).
- *
- * @example
- * ```ts
- * for (const { binding } of set.read().breakers) for (const t of binding?.transitions.values() ?? []) log(t);
- * ```
- */
-export class BreakerObservation<R extends CallRecorder = CallRecorder> {
-  /** Transition counts by `from`, `to` and `cause`. */
-  readonly transitions = new Map<string, TransitionCount>();
-  /** The exporter's recorder, fed by `observeCalls`; `undefined` when the breaker has no hook. */
-  readonly calls: R | undefined;
-  readonly #off: (() => void)[] = [];
-
-  constructor(
-    readonly breaker: ObservedCircuitBreaker,
-    recorder?: (breaker: ObservedCircuitBreaker) => R,
-  ) {
-    if (recorder !== undefined && typeof breaker.observeCalls === 'function') {
-      const calls = recorder(breaker);
-      this.calls = calls;
-      this.#off.push(breaker.observeCalls((kind, elapsedMs) => calls.record(kind, elapsedMs)));
-    } else {
-      this.calls = undefined;
-    }
-    this.#off.push(breaker.on('stateTransition', (e: ObservedTransition) => this.#count(e)));
-  }
-
-  #count(e: ObservedTransition): void {
-    const cause = e.cause ?? 'unknown';
-    const key = `${e.from} ${e.to} ${cause}`;
-    const found = this.transitions.get(key);
-    if (found !== undefined) found.count++;
-    else this.transitions.set(key, { from: stateLabel(e.from), to: stateLabel(e.to), cause, count: 1 });
-  }
-
-  /** Stops listening to the breaker. */
-  dispose(): void {
-    for (const off of this.#off.splice(0)) off();
-  }
-}
 
 /**
  * One read of every exported component, by kind, each `metrics` read once.
@@ -97,7 +25,7 @@ export class BreakerObservation<R extends CallRecorder = CallRecorder> {
  * for (const { c, m, state } of breakers) log(c.name, state, m.failureRate);
  * ```
  */
-export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
+export interface ObservedSnapshot<R extends CallRecorder = CallRecorder, T extends RttRecorder = RttRecorder> {
   readonly breakers: readonly {
     readonly c: ObservedCircuitBreaker;
     readonly m: ObservedCircuitBreaker['metrics'];
@@ -109,12 +37,23 @@ export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
   readonly bulkheads: readonly { readonly c: ObservedBulkhead; readonly m: ObservedBulkhead['metrics'] }[];
   readonly pools: readonly { readonly c: ObservedPoolBulkhead; readonly m: ObservedPoolBulkhead['metrics'] }[];
   readonly rateLimiters: readonly { readonly c: ObservedRateLimiter; readonly m: ObservedRateLimiter['metrics'] }[];
+  readonly adaptiveLimiters: readonly {
+    readonly c: ObservedAdaptiveLimiter;
+    readonly m: ObservedAdaptiveLimiter['metrics'];
+    readonly binding: AdaptiveLimiterObservation<T> | undefined;
+  }[];
+  readonly throttles: readonly { readonly c: ObservedThrottle; readonly m: ObservedThrottle['metrics'] }[];
 }
+
+/** The kinds an exporter binds to (a listener held per instance): breakers and adaptive limiters. */
+type Bound = ObservedCircuitBreaker | ObservedAdaptiveLimiter;
+const isBound = (c: ObservedComponent | undefined): c is Bound => c?.kind === 'circuitBreaker' || c?.kind === 'adaptiveLimiter';
 
 /**
  * The components an exporter publishes: single components and whole registries (instances a
- * registry creates later are read, removed, evicted or expired ones are not), each breaker bound
- * once however many times it is added (its {@link BreakerObservation}), read by {@link ObservedComponents.read}.
+ * registry creates later are read, removed, evicted or expired ones are not), each breaker and
+ * each adaptive limiter bound once however many times it is added (its {@link BreakerObservation}
+ * or {@link AdaptiveLimiterObservation}), read by {@link ObservedComponents.read}.
  *
  * @example
  * ```ts
@@ -124,15 +63,19 @@ export interface ObservedSnapshot<R extends CallRecorder = CallRecorder> {
  * remove();
  * ```
  */
-export class ObservedComponents<R extends CallRecorder = CallRecorder> {
+export class ObservedComponents<R extends CallRecorder = CallRecorder, T extends RttRecorder = RttRecorder> {
   readonly #direct = new Map<ObservedComponent, number>();
-  readonly #registries = new Map<ObservedRegistry, { refs: number; members: Set<ObservedCircuitBreaker>; off: (() => void)[] }>();
-  readonly #breakers = new Map<ObservedCircuitBreaker, { binding: BreakerObservation<R>; refs: number }>();
+  readonly #registries = new Map<ObservedRegistry, { refs: number; members: Set<Bound>; off: (() => void)[] }>();
+  readonly #bound = new Map<Bound, { binding: BreakerObservation<R> | AdaptiveLimiterObservation<T>; refs: number }>();
 
-  /** `owner` names the exporter in errors; `recorder` makes a breaker's call recorder, once per breaker. */
+  /**
+   * `owner` names the exporter in errors; `recorder` makes a breaker's call recorder, once per
+   * breaker; `rttRecorder` an adaptive limiter's round-trip recorder, once per limiter.
+   */
   constructor(
     private readonly owner: string,
     private readonly recorder?: (breaker: ObservedCircuitBreaker) => R,
+    private readonly rttRecorder?: (limiter: ObservedAdaptiveLimiter) => T,
   ) {}
 
   /** Adds a component or a registry; returns the function that removes it (calling it twice does nothing more). */
@@ -140,18 +83,18 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
     if (isObservedComponent(componentOrRegistry)) return this.#addComponent(componentOrRegistry);
     if (isObservedRegistry(componentOrRegistry)) return this.#addRegistry(componentOrRegistry);
     throw new TypeError(
-      `${this.owner}.add: expected a circuit breaker, retry, time limiter, bulkhead, pool bulkhead, rate limiter or a registry of them, got ${describeValue(componentOrRegistry)}`,
+      `${this.owner}.add: expected a circuit breaker, retry, time limiter, bulkhead, pool bulkhead, rate limiter, adaptive limiter, adaptive throttle or a registry of them, got ${describeValue(componentOrRegistry)}`,
     );
   }
 
   #addComponent(c: ObservedComponent): () => void {
     this.#direct.set(c, (this.#direct.get(c) ?? 0) + 1);
-    if (c.kind === 'circuitBreaker') this.#retain(c);
+    if (isBound(c)) this.#retain(c);
     return once(() => {
       const refs = this.#direct.get(c)! - 1;
       if (refs === 0) this.#direct.delete(c);
       else this.#direct.set(c, refs);
-      if (c.kind === 'circuitBreaker') this.#release(c);
+      if (isBound(c)) this.#release(c);
     });
   }
 
@@ -160,15 +103,15 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
     if (bound !== undefined) {
       bound.refs++;
     } else {
-      const members = new Set<ObservedCircuitBreaker>();
+      const members = new Set<Bound>();
       const join = (c: ObservedComponent): void => {
-        if (c?.kind === 'circuitBreaker' && !members.has(c)) {
+        if (isBound(c) && !members.has(c)) {
           members.add(c);
           this.#retain(c);
         }
       };
       const leave = (c: ObservedComponent): void => {
-        if (c?.kind === 'circuitBreaker' && members.delete(c)) this.#release(c);
+        if (isBound(c) && members.delete(c)) this.#release(c);
       };
       const off = [
         r.on('added', (e: { instance: ObservedComponent }) => join(e.instance)),
@@ -190,37 +133,42 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
     });
   }
 
-  #retain(c: ObservedCircuitBreaker): void {
-    const held = this.#breakers.get(c);
+  #retain(c: Bound): void {
+    const held = this.#bound.get(c);
     if (held !== undefined) held.refs++;
-    else this.#breakers.set(c, { binding: new BreakerObservation(c, this.recorder), refs: 1 });
+    else {
+      const binding = c.kind === 'circuitBreaker' ? new BreakerObservation(c, this.recorder) : new AdaptiveLimiterObservation(c, this.rttRecorder);
+      this.#bound.set(c, { binding, refs: 1 });
+    }
   }
 
-  #release(c: ObservedCircuitBreaker): void {
-    const held = this.#breakers.get(c);
+  #release(c: Bound): void {
+    const held = this.#bound.get(c);
     if (held === undefined) return;
     if (--held.refs === 0) {
-      this.#breakers.delete(c);
+      this.#bound.delete(c);
       held.binding.dispose();
     }
   }
 
   /** Every component now (registries' members read now), each once, its `metrics` read once. */
-  read(): ObservedSnapshot<R> {
+  read(): ObservedSnapshot<R, T> {
     const seen = new Set<ObservedComponent>(this.#direct.keys());
     for (const r of this.#registries.keys()) for (const c of r.all()) if (isObservedComponent(c)) seen.add(c);
-    const s: { -readonly [K in keyof ObservedSnapshot<R>]: ObservedSnapshot<R>[K][number][] } = {
+    const s: { -readonly [K in keyof ObservedSnapshot<R, T>]: ObservedSnapshot<R, T>[K][number][] } = {
       breakers: [],
       retries: [],
       timeLimiters: [],
       bulkheads: [],
       pools: [],
       rateLimiters: [],
+      adaptiveLimiters: [],
+      throttles: [],
     };
     for (const c of seen) {
       switch (c.kind) {
         case 'circuitBreaker':
-          s.breakers.push({ c, m: c.metrics, state: c.state, binding: this.#breakers.get(c)?.binding });
+          s.breakers.push({ c, m: c.metrics, state: c.state, binding: this.#bound.get(c)?.binding as BreakerObservation<R> | undefined });
           break;
         case 'retry':
           s.retries.push({ c, m: c.metrics });
@@ -236,6 +184,12 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder> {
           break;
         case 'rateLimiter':
           s.rateLimiters.push({ c, m: c.metrics });
+          break;
+        case 'adaptiveLimiter':
+          s.adaptiveLimiters.push({ c, m: c.metrics, binding: this.#bound.get(c)?.binding as AdaptiveLimiterObservation<T> | undefined });
+          break;
+        case 'throttle':
+          s.throttles.push({ c, m: c.metrics });
           break;
       }
     }

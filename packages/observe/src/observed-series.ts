@@ -1,4 +1,4 @@
-import { BREAKER_STATES, labelValue, stateLabel, type ObservedPoolBulkhead } from './observed.js';
+import { BREAKER_STATES, labelValue, stateLabel, type ObservedAdaptiveLimiter, type ObservedPoolBulkhead, type ObservedThrottle } from './observed.js';
 import type { ObservedSnapshot } from './observed-components.js';
 
 /**
@@ -49,9 +49,30 @@ const POOL: readonly (readonly [string, string, (m: ObservedPoolBulkhead['metric
   ['bulkhead_available_thread_count', 'Workers the pool bulkhead could still run (maximum size − active)', (m) => m.maximumThreadPoolSize - m.activeCount],
 ];
 
+// The adaptive limiter's limit beside its calls in flight is the panel that shows it working:
+// in-flight pressing on the limit while the limit moves with the backend's round trips.
+const ADAPTIVE: readonly (readonly [string, string, 'gauge' | 'counter', (m: ObservedAdaptiveLimiter['metrics']) => number])[] = [
+  ['adaptive_limit', "The adaptive limiter's concurrency limit now (its algorithm's)", 'gauge', (m) => m.limit],
+  ['adaptive_in_flight', 'Calls holding a place under the adaptive limit', 'gauge', (m) => m.inFlight],
+  ['adaptive_waiting', 'Calls waiting for a place under the adaptive limit', 'gauge', (m) => m.waiting],
+  ['adaptive_rejected_calls_total', 'Calls the adaptive limiter refused (since it was made)', 'counter', (m) => m.rejected],
+];
+
+// The throttle's counts are over its sliding window (they fall as the window slides), so they are gauges, not counters.
+const THROTTLE: readonly (readonly [string, string, (m: ObservedThrottle['metrics']) => number])[] = [
+  [
+    'throttle_reject_ratio',
+    'The probability that the throttle rejects a request locally now: max(0, (requests - k * accepts) / (requests + 1)), capped',
+    (m) => m.rejectRatio,
+  ],
+  ['throttle_requests', "Requests in the throttle's window (those it rejected locally included)", (m) => m.requests],
+  ['throttle_accepts', "Requests the backend accepted in the throttle's window", (m) => m.accepts],
+];
+
 /**
- * Every gauge and counter of docs/observability.md (all but the call histogram and its max, which an exporter
- * keeps from `observeCalls`), in the order they are published, with the values each takes from
+ * Every gauge and counter of docs/observability.md (all but the histograms — a breaker's calls, from
+ * `observeCalls`, and its max; an adaptive limiter's round trips, from `callFinished` — which an
+ * exporter keeps itself), in the order they are published, with the values each takes from
  * the components' `metrics`, their state and their counted transitions.
  *
  * @example
@@ -218,4 +239,28 @@ export const OBSERVED_SERIES: readonly ObservedSeries[] = [
       out.push(one(c.name, m.numberOfWaitingCalls));
     },
   }),
+  ...ADAPTIVE.map(([name, help, type, value]) =>
+    series({
+      name,
+      help,
+      type,
+      labelNames: ['name'],
+      of: 'adaptiveLimiters',
+      samples: ({ c, m }, out) => {
+        out.push(one(c.name, value(m)));
+      },
+    }),
+  ),
+  ...THROTTLE.map(([name, help, value]) =>
+    series({
+      name,
+      help,
+      type: 'gauge',
+      labelNames: ['name'],
+      of: 'throttles',
+      samples: ({ c, m }, out) => {
+        out.push(one(c.name, value(m)));
+      },
+    }),
+  ),
 ];

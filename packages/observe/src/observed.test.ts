@@ -6,10 +6,14 @@ import {
   isObservedComponent,
   isObservedRegistry,
   type CallRecorder,
+  type ObservedAdaptiveCall,
+  type ObservedAdaptiveLimiter,
   type ObservedCallKind,
   type ObservedCircuitBreaker,
   type ObservedSample,
+  type ObservedThrottle,
   type ObservedTransition,
+  type RttRecorder,
 } from './index.js';
 
 // The exporter-neutral reader, on shapes alone (core knows no policy package; the exporters'
@@ -116,5 +120,70 @@ describe('observed components (the reader both exporters share)', () => {
     expect(samples(set, 'circuitbreaker_failure_rate')).toEqual([]);
     expect(registry.get('b').listeners.size).toBe(0);
     expect(() => set.add({ kind: 'x' } as never)).toThrow(/^Test\.add: expected a circuit breaker/);
+  });
+});
+
+/** An adaptive limiter by its shape: metrics, and `callFinished` listeners an exporter adds. */
+class FakeAdaptiveLimiter implements ObservedAdaptiveLimiter {
+  readonly kind = 'adaptiveLimiter' as const;
+  readonly listeners = new Set<(e: ObservedAdaptiveCall) => void>();
+  constructor(readonly name: string) {}
+  get metrics() {
+    return { limit: 20, inFlight: 7, waiting: 2, rejected: 5 };
+  }
+  on(_: 'callFinished', listener: (e: ObservedAdaptiveCall) => void) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  finish(rtt: number, ignored: boolean) {
+    for (const l of this.listeners) l({ rtt, ignored });
+  }
+}
+
+describe('adaptive limiters and throttles', () => {
+  it('reads their series, and feeds a limiter’s round trips (not the ignored calls) to its recorder, bound once', () => {
+    const rtts: string[] = [];
+    const set = new ObservedComponents<CallRecorder, RttRecorder>('Test', undefined, (l) => ({ record: (ms) => rtts.push(`${l.name} ${ms}`) }));
+    const limiter = new FakeAdaptiveLimiter('pg');
+    const throttle: ObservedThrottle = { kind: 'throttle', name: 'api', metrics: { requests: 10, accepts: 4, rejectRatio: 2 / 11 } };
+    const removeLimiter = set.add(limiter);
+    const again = set.add(limiter);
+    set.add(throttle);
+    expect(limiter.listeners.size).toBe(1);
+    limiter.finish(12.5, false);
+    limiter.finish(3, true);
+    expect(rtts).toEqual(['pg 12.5']);
+    expect(['adaptive_limit', 'adaptive_in_flight', 'adaptive_waiting', 'adaptive_rejected_calls_total'].map((n) => samples(set, n))).toEqual([
+      ['pg 20'],
+      ['pg 7'],
+      ['pg 2'],
+      ['pg 5'],
+    ]);
+    expect(['throttle_reject_ratio', 'throttle_requests', 'throttle_accepts'].map((n) => samples(set, n))).toEqual([[`api ${2 / 11}`], ['api 10'], ['api 4']]);
+    expect(set.read().adaptiveLimiters[0]!.binding?.rtts).toBeDefined();
+    removeLimiter();
+    expect(limiter.listeners.size).toBe(1);
+    again();
+    expect(limiter.listeners.size).toBe(0);
+    expect(samples(set, 'adaptive_limit')).toEqual([]);
+  });
+
+  it('without a round-trip recorder, adds no listener to a limiter; binds a registry’s limiters as they come and go', () => {
+    const bare = new ObservedComponents('Test');
+    const limiter = new FakeAdaptiveLimiter('pg');
+    bare.add(limiter);
+    expect(limiter.listeners.size).toBe(0);
+    expect(bare.read().adaptiveLimiters.map((e) => [e.c.name, e.binding?.rtts])).toEqual([['pg', undefined]]);
+    const set = new ObservedComponents<CallRecorder, RttRecorder>('Test', undefined, () => ({ record: () => {} }));
+    const registry = new Registry('FakeRegistry', (n: string) => new FakeAdaptiveLimiter(n));
+    const a = registry.get('a');
+    const stop = set.add(registry);
+    const b = registry.get('b');
+    expect([a.listeners.size, b.listeners.size]).toEqual([1, 1]);
+    registry.remove('a');
+    expect(a.listeners.size).toBe(0);
+    expect(samples(set, 'adaptive_limit')).toEqual(['b 20']);
+    stop();
+    expect(b.listeners.size).toBe(0);
   });
 });

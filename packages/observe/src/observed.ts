@@ -149,15 +149,70 @@ export interface ObservedRateLimiter {
 }
 
 /**
+ * A `callFinished` event of an adaptive limiter as an exporter reads it: the round trip the
+ * algorithm was fed, in ms (`ignored`: the call fed no sample, and is not in the histogram).
+ *
+ * @example
+ * ```ts
+ * limiter.on('callFinished', (e: ObservedAdaptiveCall) => { if (!e.ignored) histogram.record(e.rtt / 1000); });
+ * ```
+ */
+export interface ObservedAdaptiveCall {
+  readonly rtt: number;
+  readonly ignored: boolean;
+}
+
+/**
+ * What an exporter reads of an `AdaptiveLimiter` (`@breakwater/adaptive`): its limit, its calls
+ * in flight and waiting, its refusals, and each call's round trip from its `callFinished` events.
+ *
+ * @example
+ * ```ts
+ * const component: ObservedAdaptiveLimiter = new AdaptiveLimiter('pg');
+ * ```
+ */
+export interface ObservedAdaptiveLimiter {
+  readonly kind: 'adaptiveLimiter';
+  readonly name: string;
+  readonly metrics: { readonly limit: number; readonly inFlight: number; readonly waiting: number; readonly rejected: number };
+  // `any`: a limiter's `on` is generic over its event types; an exporter reads an ObservedAdaptiveCall.
+  // biome-ignore lint/suspicious/noExplicitAny: as said above, any limiter's listener type must be assignable
+  on(type: 'callFinished', listener: (event: any) => void): () => void;
+}
+
+/**
+ * What an exporter reads of an `AdaptiveThrottle` (`@breakwater/adaptive`): its window's counts
+ * and the probability of a local rejection now.
+ *
+ * @example
+ * ```ts
+ * const component: ObservedThrottle = new AdaptiveThrottle('pg');
+ * ```
+ */
+export interface ObservedThrottle {
+  readonly kind: 'throttle';
+  readonly name: string;
+  readonly metrics: { readonly requests: number; readonly accepts: number; readonly rejectRatio: number };
+}
+
+/**
  * Any component an exporter publishes, told apart by its `kind`.
  *
  * @example
  * ```ts
- * const components: ObservedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter];
+ * const components: ObservedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle];
  * for (const c of components) metrics.add(c);
  * ```
  */
-export type ObservedComponent = ObservedCircuitBreaker | ObservedRetry | ObservedTimeLimiter | ObservedBulkhead | ObservedPoolBulkhead | ObservedRateLimiter;
+export type ObservedComponent =
+  | ObservedCircuitBreaker
+  | ObservedRetry
+  | ObservedTimeLimiter
+  | ObservedBulkhead
+  | ObservedPoolBulkhead
+  | ObservedRateLimiter
+  | ObservedAdaptiveLimiter
+  | ObservedThrottle;
 
 /**
  * What an exporter reads of a registry (core's `Registry` and every kind's registry): its
@@ -176,10 +231,10 @@ export interface ObservedRegistry<I extends ObservedComponent = ObservedComponen
   on(type: 'added' | 'removed' | 'replaced', listener: (event: any) => void): () => void;
 }
 
-const KINDS = new Set(['circuitBreaker', 'retry', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter']);
+const KINDS = new Set(['circuitBreaker', 'retry', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'adaptiveLimiter', 'throttle']);
 
 /**
- * Whether `x` is a component of one of the six exported kinds (a `kind` among them and a string `name`).
+ * Whether `x` is a component of one of the eight exported kinds (a `kind` among them and a string `name`).
  *
  * @example
  * ```ts

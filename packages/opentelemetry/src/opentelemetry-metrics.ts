@@ -5,10 +5,12 @@ import {
   ObservedComponents,
   type ObservedCallKind,
   type CallRecorder,
+  type ObservedAdaptiveLimiter,
   type ObservedCircuitBreaker,
   type ObservedComponent,
   type ObservedSample,
   type ObservedRegistry,
+  type RttRecorder,
 } from '@breakwater/observe';
 import type { Attributes, BatchObservableResult, Histogram, Meter, Observable } from '@opentelemetry/api';
 
@@ -25,7 +27,7 @@ export interface OpenTelemetryMetricsOptions {
   readonly meter: Meter;
   /** The first word of every instrument name (default `'breakwater'`; `'resilience4j'` gives Resilience4j's names). */
   readonly prefix?: string | undefined;
-  /** Bucket boundaries advised for the call-duration histogram, in seconds (default: prom-client's, 5 ms … 10 s). */
+  /** Bucket boundaries advised for the histograms (a breaker's call durations, an adaptive limiter's round trips), in seconds (default: prom-client's, 5 ms … 10 s). */
   readonly buckets?: readonly number[] | undefined;
 }
 
@@ -65,13 +67,29 @@ class BreakerCalls implements CallRecorder {
   }
 }
 
+/** An adaptive limiter's round-trip recorder: its attributes built once, each sampled call one `record`. */
+class LimiterRtts implements RttRecorder {
+  readonly #attributes: Attributes;
+  constructor(
+    private readonly histogram: Histogram,
+    limiter: ObservedAdaptiveLimiter,
+  ) {
+    this.#attributes = { name: labelValue(limiter.name) };
+  }
+  record(rttMs: number): void {
+    this.histogram.record(rttMs / 1000, this.#attributes);
+  }
+}
+
 /**
  * Publishes Breakwater's components through an OpenTelemetry `Meter` (contract: docs/observability.md): every gauge and
  * counter of `@breakwater/prometheus` as an observable gauge or observable counter, read from
  * each component's `metrics` at collect time by one batch callback; a breaker's calls in one
  * histogram in seconds (`<prefix>.circuitbreaker.calls`, attributes `name` and `kind`), fed by its
  * `observeCalls` hook with attributes built once per breaker and kind; its transitions counted
- * from `stateTransition` events (`name`, `from`, `to`, `cause`).
+ * from `stateTransition` events (`name`, `from`, `to`, `cause`); an adaptive limiter's round trips
+ * in one histogram in seconds (`<prefix>.adaptive.rtt`, attribute `name`), fed by its
+ * `callFinished` events.
  *
  * @example
  * ```ts
@@ -88,7 +106,7 @@ export class OpenTelemetryMetrics {
   /** The instrument name prefix. */
   readonly prefix: string;
   readonly #meter: Meter;
-  readonly #components: ObservedComponents<BreakerCalls>;
+  readonly #components: ObservedComponents<BreakerCalls, LimiterRtts>;
   readonly #observables: Observable[];
   readonly #callback: (result: BatchObservableResult) => void;
   #closed = false;
@@ -117,7 +135,16 @@ export class OpenTelemetryMetrics {
       unit: 's',
       advice: { explicitBucketBoundaries: [...buckets] },
     });
-    this.#components = new ObservedComponents('OpenTelemetryMetrics', (breaker) => new BreakerCalls(histogram, breaker));
+    const rtts = meter.createHistogram(instrumentName(prefix, 'adaptive_rtt'), {
+      description: 'Round trips the adaptive limiter sampled (calls it ignored left out), in seconds',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...buckets] },
+    });
+    this.#components = new ObservedComponents(
+      'OpenTelemetryMetrics',
+      (breaker) => new BreakerCalls(histogram, breaker),
+      (limiter) => new LimiterRtts(rtts, limiter),
+    );
     this.#observables = OBSERVED_SERIES.map((s) => {
       const name = instrumentName(prefix, s.name);
       return s.type === 'gauge' ? meter.createObservableGauge(name, { description: s.help }) : meter.createObservableCounter(name, { description: s.help });
@@ -127,8 +154,8 @@ export class OpenTelemetryMetrics {
   }
 
   /**
-   * Exports a component (a `CircuitBreaker`, `Retry`, `TimeLimiter`, `Bulkhead`, `PoolBulkhead`
-   * or `RateLimiter`) or a whole registry of them: instances the registry creates later appear
+   * Exports a component (a `CircuitBreaker`, `Retry`, `TimeLimiter`, `Bulkhead`, `PoolBulkhead`,
+   * `RateLimiter`, `AdaptiveLimiter` or `AdaptiveThrottle`) or a whole registry of them: instances the registry creates later appear
    * at the next collection, removed, evicted or expired ones disappear. Returns the function
    * that stops exporting it (calling it twice does nothing more).
    *
@@ -143,8 +170,8 @@ export class OpenTelemetryMetrics {
   }
 
   /**
-   * Stops the batch callback: nothing is observed any more (the histogram keeps what it has).
-   * Instruments cannot be removed from a `Meter`; a closed exporter's add() still binds breakers.
+   * Stops the batch callback: nothing is observed any more (the histograms keep what they have).
+   * Instruments cannot be removed from a `Meter`; a closed exporter's add() still binds breakers and adaptive limiters.
    *
    * @example
    * ```ts

@@ -2,6 +2,7 @@ import type { PoolBulkhead } from '@breakwater/bulkhead';
 import { OBSERVED_SERIES } from '@breakwater/observe';
 import {
   bulkheadHoldingOneOfThree,
+  everyAdaptiveRegistryWithOne,
   everyRegistryWithOne,
   oneOfEachKindAndRegistry,
   poolBulkheadOneRunningOneQueued,
@@ -91,11 +92,13 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
   it('every gauge and counter of docs/observability.md, each kind, collected with prefix resilience4j', async () => {
     const { metrics, collect, collectAll } = exporter({ prefix: 'resilience4j' });
     const { breakers, pools } = everyRegistryWithOne((r) => metrics.add(r), 'backendA');
+    everyAdaptiveRegistryWithOne((r) => metrics.add(r), 'backendA');
     breakers.get('backendA').transitionToOpenState();
     breakers.get('backendA').transitionToClosedState();
     breakers.get('backendA').onSuccess(5);
     const collected = await collectAll();
     const names = collected.map((m) => m.descriptor.name).sort();
+    // The round-trip histogram has no data point until a limiter samples a call.
     expect(names).toEqual([...OBSERVED_SERIES.map((s) => instrumentName('resilience4j', s.name)), 'resilience4j.circuitbreaker.calls'].sort());
     // Through an exporter to Prometheus: the names of @breakwater/prometheus with the same prefix.
     const scraped = collected.map((m) =>
@@ -112,6 +115,9 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
         'resilience4j_retry_calls_total',
         'resilience4j_bulkhead_queue_depth',
         'resilience4j_ratelimiter_waiting_threads',
+        'resilience4j_adaptive_limit',
+        'resilience4j_adaptive_rejected_calls_total',
+        'resilience4j_throttle_reject_ratio',
       ]),
     );
     for (const s of OBSERVED_SERIES) expect(asPrometheus(instrumentName('resilience4j', s.name), s.type === 'counter')).toBe(`resilience4j_${s.name}`);

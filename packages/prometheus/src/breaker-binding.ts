@@ -1,4 +1,4 @@
-import type { ObservedCallKind, CallRecorder } from '@breakwater/observe';
+import type { CallRecorder, ObservedCallKind, RttRecorder } from '@breakwater/observe';
 
 /**
  * One histogram child: the counts of one breaker and call kind, bound once. An observation is
@@ -40,5 +40,21 @@ export class CallCells implements CallRecorder {
 
   record(kind: ObservedCallKind, elapsedMs: number): void {
     this.cells[kind]?.observe(elapsedMs / 1000);
+  }
+}
+
+/**
+ * An adaptive limiter's round-trip histogram child, bound once; observe's
+ * `AdaptiveLimiterObservation` feeds it from the limiter's `callFinished` events.
+ */
+export class RttCell implements RttRecorder {
+  readonly cell: CallCell;
+
+  constructor(bounds: readonly number[]) {
+    this.cell = new CallCell(bounds);
+  }
+
+  record(rttMs: number): void {
+    this.cell.observe(rttMs / 1000);
   }
 }

@@ -94,11 +94,31 @@ export type PoolBulkheadLike = observe.ObservedPoolBulkhead;
 export type RateLimiterLike = observe.ObservedRateLimiter;
 
 /**
+ * What the exporter reads of an `AdaptiveLimiter` (`@breakwater/adaptive`).
+ *
+ * @example
+ * ```ts
+ * const component: AdaptiveLimiterLike = new AdaptiveLimiter('pg');
+ * ```
+ */
+export type AdaptiveLimiterLike = observe.ObservedAdaptiveLimiter;
+
+/**
+ * What the exporter reads of an `AdaptiveThrottle` (`@breakwater/adaptive`).
+ *
+ * @example
+ * ```ts
+ * const component: AdaptiveThrottleLike = new AdaptiveThrottle('pg');
+ * ```
+ */
+export type AdaptiveThrottleLike = observe.ObservedThrottle;
+
+/**
  * Any component the exporter publishes, told apart by its `kind`.
  *
  * @example
  * ```ts
- * const components: ExportedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter];
+ * const components: ExportedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle];
  * for (const c of components) metrics.add(c);
  * ```
  */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { AdaptiveLimiterRegistry, AdaptiveThrottleRegistry } from '@breakwater/adaptive';
 import { BulkheadRegistry, PoolBulkheadRegistry } from '@breakwater/bulkhead';
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { RateLimiterRegistry } from '@breakwater/rate-limiter';
@@ -29,6 +30,8 @@ describe('grafana-dashboard.json', () => {
       new BulkheadRegistry({ defaultConfig: { clock } }),
       pools,
       new RateLimiterRegistry({ defaultConfig: { clock } }),
+      new AdaptiveLimiterRegistry({ defaultConfig: { clock } }),
+      new AdaptiveThrottleRegistry({ defaultConfig: { clock } }),
     ]) {
       metrics.add(r);
       r.get('backend');
@@ -38,6 +41,8 @@ describe('grafana-dashboard.json', () => {
     expect(queried.filter((name) => !published.includes(name))).toEqual([]);
     const shownElsewhere = [
       'breakwater_circuitbreaker_calls_seconds_sum',
+      'breakwater_adaptive_rtt_seconds_sum',
+      'breakwater_adaptive_rtt_seconds_count',
       'breakwater_bulkhead_thread_pool_size',
       'breakwater_bulkhead_core_thread_pool_size',
       'breakwater_bulkhead_available_thread_count',
@@ -46,7 +51,7 @@ describe('grafana-dashboard.json', () => {
     await pools.get('backend').close();
   });
 
-  it('has the panels the issue asks for: state, both rates, causes, calls by kind, retries, bulkheads, limiters', () => {
+  it('has the panels the issues ask for: state, both rates, causes, calls by kind, retries, bulkheads, limiters; adaptive limit vs in flight, throttle reject ratio', () => {
     expect(dashboard.panels.filter((p) => p.type !== 'row').map((p) => p.title)).toEqual([
       'State',
       'Failure rate (threshold: failureRateThreshold, 50 % by default)',
@@ -61,6 +66,10 @@ describe('grafana-dashboard.json', () => {
       'Bulkheads: available of maximum',
       'Pool bulkheads',
       'Rate limiters',
+      'Adaptive limit vs calls in flight',
+      'Adaptive round trips and refusals',
+      'Throttles: reject ratio',
+      'Throttles: requests and accepts in the window',
     ]);
   });
 });

@@ -1,5 +1,7 @@
 export { PrometheusMetrics, type PrometheusMetricsOptions } from './prometheus-metrics.js';
 export type {
+  AdaptiveLimiterLike,
+  AdaptiveThrottleLike,
   BreakerStateName,
   BulkheadLike,
   CallKind,

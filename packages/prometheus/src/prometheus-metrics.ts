@@ -1,7 +1,7 @@
 import { describeValue } from '@breakwater/core/internal';
 import { ObservedComponents } from '@breakwater/observe';
 import type { Registry, RegistryContentType } from 'prom-client';
-import { CallCells } from './breaker-binding.js';
+import { CallCells, RttCell } from './breaker-binding.js';
 import type { ExportedComponent, RegistryLike } from './components.js';
 import { registerSeries, type Snapshot } from './series.js';
 
@@ -18,7 +18,7 @@ export interface PrometheusMetricsOptions {
   readonly registry: Registry<RegistryContentType>;
   /** The first word of every series name (default `'breakwater'`; `'resilience4j'` gives Resilience4j's names). */
   readonly prefix?: string | undefined;
-  /** Upper bounds of the call-duration histogram, in seconds (default: prom-client's, 5 ms … 10 s). */
+  /** Upper bounds of the histograms (a breaker's call durations, an adaptive limiter's round trips), in seconds (default: prom-client's, 5 ms … 10 s). */
   readonly buckets?: readonly number[] | undefined;
 }
 
@@ -29,8 +29,9 @@ const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 /**
  * Publishes Breakwater's components on a prom-client `Registry` with Resilience4j's Micrometer
  * names (contract: docs/observability.md). Gauges and counters are read from each component's `metrics` when Prometheus
- * scrapes; only a breaker's call-duration histogram observes per call, through its
- * `observeCalls` hook and a histogram child bound once per breaker and kind.
+ * scrapes; only the histograms observe per call: a breaker's call durations, through its
+ * `observeCalls` hook and a histogram child bound once per breaker and kind, and an adaptive
+ * limiter's round trips, through its `callFinished` events and a child bound once per limiter.
  *
  * @example
  * ```ts
@@ -48,7 +49,7 @@ const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 export class PrometheusMetrics {
   /** The series name prefix. */
   readonly prefix: string;
-  readonly #components: ObservedComponents<CallCells>;
+  readonly #components: ObservedComponents<CallCells, RttCell>;
   #snapshot: Snapshot | undefined;
 
   constructor(options: PrometheusMetricsOptions) {
@@ -68,13 +69,17 @@ export class PrometheusMetrics {
     }
     this.prefix = prefix;
     const bounds = [...buckets];
-    this.#components = new ObservedComponents('PrometheusMetrics', () => new CallCells(bounds));
+    this.#components = new ObservedComponents(
+      'PrometheusMetrics',
+      () => new CallCells(bounds),
+      () => new RttCell(bounds),
+    );
     registerSeries(registry, prefix, bounds, () => this.#read());
   }
 
   /**
-   * Exports a component (a `CircuitBreaker`, `Retry`, `TimeLimiter`, `Bulkhead`, `PoolBulkhead`
-   * or `RateLimiter`) or a whole registry of them: instances the registry creates later appear
+   * Exports a component (a `CircuitBreaker`, `Retry`, `TimeLimiter`, `Bulkhead`, `PoolBulkhead`,
+   * `RateLimiter`, `AdaptiveLimiter` or `AdaptiveThrottle`) or a whole registry of them: instances the registry creates later appear
    * on the next scrape, removed, evicted or expired ones disappear. Returns the function that
    * stops exporting it (calling it twice does nothing more).
    */

@@ -1,10 +1,10 @@
 import { CALL_KINDS, labelValue, OBSERVED_SERIES, type ObservedSample, type ObservedSeries, type ObservedSnapshot } from '@breakwater/observe';
 import type { Registry, RegistryContentType } from 'prom-client';
-import type { CallCell, CallCells } from './breaker-binding.js';
+import type { CallCell, CallCells, RttCell } from './breaker-binding.js';
 import { pulledCounter, pulledGauge, pulledHistogram, type Sample } from './pulled.js';
 
 /** What one scrape reads: every exported component once, its `metrics` read once (observe's reader). */
-export type Snapshot = ObservedSnapshot<CallCells>;
+export type Snapshot = ObservedSnapshot<CallCells, RttCell>;
 
 /** `_calls_seconds_max`: Prometheus only (an OTel histogram keeps its own max), read from this package's cells. */
 const CALLS_MAX: ObservedSeries<'breakers'> = {
@@ -34,26 +34,50 @@ function takeMax(cell: CallCell): number {
   return max;
 }
 
-/** The samples of the call histogram: `_bucket` (cumulative, `le`), `_sum`, `_count` per breaker and kind. */
-function histogramSamples(snapshot: Snapshot, metric: string, bounds: readonly string[]): Sample[] {
+/** A histogram's sample names and bucket bounds (`le` values), built once. */
+interface HistogramNames {
+  readonly bucket: string;
+  readonly sum: string;
+  readonly count: string;
+  readonly bounds: readonly string[];
+}
+
+const histogramNames = (metric: string, buckets: readonly number[]): HistogramNames => ({
+  bucket: `${metric}_bucket`,
+  sum: `${metric}_sum`,
+  count: `${metric}_count`,
+  bounds: buckets.map(String),
+});
+
+/** One histogram child's samples: `_bucket` (cumulative, `le`), `_sum` and `_count`, with `labels`. */
+function cellSamples(out: Sample[], h: HistogramNames, labels: Record<string, string>, cell: CallCell): void {
+  let cumulative = 0;
+  for (let i = 0; i < cell.counts.length; i++) {
+    cumulative += cell.counts[i]!;
+    out.push({ labels: { ...labels, le: h.bounds[i] ?? '+Inf' }, value: cumulative, metricName: h.bucket });
+  }
+  out.push({ labels, value: cell.sum, metricName: h.sum });
+  out.push({ labels, value: cell.count, metricName: h.count });
+}
+
+/** The samples of the call histogram, per breaker and kind. */
+function callSamples(snapshot: Snapshot, h: HistogramNames): Sample[] {
   const out: Sample[] = [];
-  const bucket = `${metric}_bucket`;
-  const sum = `${metric}_sum`;
-  const count = `${metric}_count`;
   for (const { c, binding } of snapshot.breakers) {
     const calls = binding?.calls;
     if (calls === undefined) continue;
     const name = labelValue(c.name);
-    for (const kind of CALL_KINDS) {
-      const cell = calls.cells[kind];
-      let cumulative = 0;
-      for (let i = 0; i < cell.counts.length; i++) {
-        cumulative += cell.counts[i]!;
-        out.push({ labels: { name, kind, le: bounds[i] ?? '+Inf' }, value: cumulative, metricName: bucket });
-      }
-      out.push({ labels: { name, kind }, value: cell.sum, metricName: sum });
-      out.push({ labels: { name, kind }, value: cell.count, metricName: count });
-    }
+    for (const kind of CALL_KINDS) cellSamples(out, h, { name, kind }, calls.cells[kind]);
+  }
+  return out;
+}
+
+/** The samples of the round-trip histogram, per adaptive limiter. */
+function rttSamples(snapshot: Snapshot, h: HistogramNames): Sample[] {
+  const out: Sample[] = [];
+  for (const { c, binding } of snapshot.adaptiveLimiters) {
+    const rtts = binding?.rtts;
+    if (rtts !== undefined) cellSamples(out, h, { name: labelValue(c.name) }, rtts.cell);
   }
   return out;
 }
@@ -70,9 +94,18 @@ export function registerSeries(registry: Registry<RegistryContentType>, prefix: 
     if (s.type === 'gauge') pulledGauge(def, registry, read);
     else pulledCounter(def, registry, read);
   }
-  const name = `${prefix}_circuitbreaker_calls_seconds`;
-  const bounds = buckets.map(String);
-  pulledHistogram({ name, help: 'Recorded calls of the circuit breaker, by outcome, in seconds', labelNames: ['name', 'kind'] }, registry, buckets, () =>
-    histogramSamples(snapshot(), name, bounds),
+  const calls = histogramNames(`${prefix}_circuitbreaker_calls_seconds`, buckets);
+  pulledHistogram(
+    { name: `${prefix}_circuitbreaker_calls_seconds`, help: 'Recorded calls of the circuit breaker, by outcome, in seconds', labelNames: ['name', 'kind'] },
+    registry,
+    buckets,
+    () => callSamples(snapshot(), calls),
+  );
+  const rtts = histogramNames(`${prefix}_adaptive_rtt_seconds`, buckets);
+  pulledHistogram(
+    { name: `${prefix}_adaptive_rtt_seconds`, help: 'Round trips the adaptive limiter sampled (calls it ignored left out), in seconds', labelNames: ['name'] },
+    registry,
+    buckets,
+    () => rttSamples(snapshot(), rtts),
   );
 }

@@ -1,3 +1,4 @@
+import { AdaptiveLimiter, AdaptiveLimiterRegistry, AdaptiveThrottle, AdaptiveThrottleRegistry } from '@breakwater/adaptive';
 import { Bulkhead, BulkheadRegistry, PoolBulkhead, PoolBulkheadRegistry } from '@breakwater/bulkhead';
 import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { TimeoutError } from '@breakwater/core';
@@ -123,8 +124,22 @@ export function everyRegistryWithOne(
   return { breakers, pools };
 }
 
-/** One real component of each kind (a PoolBulkhead aside: it would need closing) and every registry, none of them used. */
-export function oneOfEachKindAndRegistry(): (CircuitBreaker | Retry | TimeLimiter | Bulkhead | RateLimiter | AnyRegistry)[] {
+/**
+ * One real component of each kind (a PoolBulkhead aside: it would need closing) and every
+ * registry, the adaptive ones included, none of them used.
+ */
+export function oneOfEachKindAndRegistry(): (
+  | CircuitBreaker
+  | Retry
+  | TimeLimiter
+  | Bulkhead
+  | RateLimiter
+  | AdaptiveLimiter
+  | AdaptiveThrottle
+  | AnyRegistry
+  | AdaptiveLimiterRegistry
+  | AdaptiveThrottleRegistry
+)[] {
   const clock = newClock();
   return [
     new CircuitBreaker('a', { clock }),
@@ -132,11 +147,15 @@ export function oneOfEachKindAndRegistry(): (CircuitBreaker | Retry | TimeLimite
     new TimeLimiter('a', { clock }),
     new Bulkhead('a', { clock }),
     new RateLimiter('a', { clock }),
+    new AdaptiveLimiter('a', { clock }),
+    new AdaptiveThrottle('a', { clock }),
     new CircuitBreakerRegistry(),
     new RetryRegistry(),
     new TimeLimiterRegistry(),
     new BulkheadRegistry(),
     new PoolBulkheadRegistry(),
     new RateLimiterRegistry(),
+    new AdaptiveLimiterRegistry(),
+    new AdaptiveThrottleRegistry(),
   ];
 }
