@@ -209,3 +209,36 @@ describe('call by call: goodput, median latency, seconds until the limit is with
     ]);
   });
 });
+
+/** A small backend: 4 calls at once at 100 ms, then 2, then 4 (two minutes each). */
+const SMALL: readonly Phase[] = [
+  { seconds: 120, capacity: 4, base: 100 },
+  { seconds: 120, capacity: 2, base: 100 },
+  { seconds: 120, capacity: 4, base: 100 },
+];
+
+describe('call by call, a small backend (4 calls at once): where vegas is the wrong choice', () => {
+  it('vegas started above the capacity never sees the no-load rtt: p50 4.7 × to 6.6 ×', () => {
+    expect(simulate(vegas({ random: seeded(7) }), SMALL, {})).toEqual([
+      { goodput: 100, p50: 4.74, within: undefined },
+      { goodput: 99, p50: 6.64, within: undefined },
+      { goodput: 100, p50: 4.67, within: undefined },
+    ]);
+  });
+
+  it('vegas started at the capacity keeps α..β = 3 to 6 calls queued: p50 2.15 × to 5.32 ×', () => {
+    expect(simulate(vegas({ random: seeded(7), initialLimit: 4 }), SMALL, {})).toEqual([
+      { goodput: 99, p50: 2.15, within: 0 },
+      { goodput: 99, p50: 5.32, within: undefined },
+      { goodput: 100, p50: 3.69, within: undefined },
+    ]);
+  });
+
+  it('gradient2 with the limits lowered to fit: p50 within its tolerance', () => {
+    expect(simulate(gradient2({ minLimit: 1, initialLimit: 4 }), SMALL, {})).toEqual([
+      { goodput: 99, p50: 1.58, within: 0 },
+      { goodput: 99, p50: 1.76, within: 10.9 },
+      { goodput: 100, p50: 1.57, within: 0 },
+    ]);
+  });
+});
