@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { timeGroup, type Budget, type Row } from './harness.js';
+import { adaptiveRows } from './rows/adaptive.js';
 import { measureMemory } from './memory.js';
 import { formatMarkdown, formatText } from './report.js';
 import type { MemoryResult, Results, RowResult } from './results.js';
@@ -47,6 +48,7 @@ const rows: Row[] = [
   ...pipelineRows(),
   ...bulkheadRows(),
   ...rateLimiterRows(),
+  ...adaptiveRows(),
 ].filter((r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')));
 
 const started = Date.now();

@@ -9,6 +9,7 @@ import {
   heapBelow,
   heapDoesNotGrow,
   overheadAtMost,
+  overheadWithinFactorOf,
   scrapeAtMost,
   tableLines,
   withinRatio,
@@ -112,6 +113,25 @@ describe('targets', () => {
     const b = row('3b', 300, [['large', 'breakwater', 780]]);
     expect(withinRatio('3b', 'large', '3a', 'small', 1.3).judge(results([a, b])).pass).toBe(true);
     expect(withinRatio('3b', 'large', '3a', 'small', 1.29).judge(results([a, b])).pass).toBe(false);
+  });
+
+  it('overhead within a factor of a reference case of the same row (rows 14a, 14b): both over the floor', () => {
+    const r = (adaptiveNs: number) =>
+      results([
+        row('14a', 50, [
+          ['adaptive', 'breakwater', adaptiveNs],
+          ['bulkhead', 'breakwater', 80, true],
+        ]),
+      ]);
+    expect(overheadWithinFactorOf('14a', 'adaptive', 'bulkhead', 2).judge(r(110))).toEqual({
+      target: "row 14a: adaptive's overhead ≤ 2 × bulkhead's",
+      pass: true,
+      detail: '+60.0 ns against +30.0 ns (allowed ≤ 60.0 ns)',
+    });
+    expect(overheadWithinFactorOf('14a', 'adaptive', 'bulkhead', 2).judge(r(111)).pass).toBe(false);
+    expect(overheadWithinFactorOf('14a', 'adaptive', 'bulkhead', 2).judge(r(40)).pass).toBe(true); // under the floor: no overhead
+    expect(overheadWithinFactorOf('14a', 'adaptive', 'missing', 2).judge(r(110))).toMatchObject({ pass: false, detail: 'case not measured' });
+    expect(() => overheadWithinFactorOf('14b', 'adaptive', 'bulkhead', 2).judge(r(110))).toThrow("no row '14b' in the results");
   });
 
   it('heap: an absolute limit, and no growth between two figures beyond a slack', () => {

@@ -64,6 +64,30 @@ export function overheadAtMost(id: string, factor: number): Target {
   };
 }
 
+/**
+ * A Breakwater case's overhead over the row's floor is at most `factor` × another case's of the
+ * same row (its reference: a policy of ours doing part of the same work), both timed in the same
+ * rounds, interleaved. For policies no other library has, where no peer can be the yardstick.
+ */
+export function overheadWithinFactorOf(id: string, name: string, baseName: string, factor: number): Target {
+  const description = `row ${id}: ${name}'s overhead ≤ ${factor} × ${baseName}'s`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const a = r.cases.find((c) => c.name === name);
+      const b = r.cases.find((c) => c.name === baseName);
+      if (a === undefined || b === undefined) return { target: description, pass: false, detail: 'case not measured' };
+      const allowed = factor * overhead(r, b);
+      return {
+        target: description,
+        pass: overhead(r, a) <= allowed,
+        detail: `+${ns(overhead(r, a))} ns against +${ns(overhead(r, b))} ns (allowed ≤ ${ns(allowed)} ns)`,
+      };
+    },
+  };
+}
+
 /** Every judged Breakwater case of the row is at least `factor` × faster (ns per operation) than the best peer. */
 export function fasterBy(id: string, factor: number): Target {
   const description = `row ${id}: Breakwater ≥ ${factor}× faster than the best peer`;

@@ -1,11 +1,22 @@
+import { ADAPTIVE_CASES } from './rows/adaptive.js';
 import { EXPORTER_CASES } from './rows/exporter.js';
 import { SHARED_CASES } from './rows/rate-limiter.js';
 import { simulatorHourWithin } from './simulator.js';
 import { redisAgainstPeer } from './redis-report.js';
-import { explained, exporterOverheadAtMost, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, scrapeAtMost, withinRatio } from './report.js';
+import {
+  explained,
+  exporterOverheadAtMost,
+  fasterBy,
+  heapBelow,
+  heapDoesNotGrow,
+  overheadAtMost,
+  overheadWithinFactorOf,
+  scrapeAtMost,
+  withinRatio,
+} from './report.js';
 import type { Target } from './results.js';
 
-/** The targets of issue 6, judged on the figures of one run. */
+/** The targets of issue 6 (and of issue 20: rows 14a, 14b), judged on the figures of one run. */
 export const TARGETS: readonly Target[] = [
   explained(
     overheadAtMost('1a', 1),
@@ -50,6 +61,12 @@ export const TARGETS: readonly Target[] = [
   heapBelow('registry', 40 * 1024 * 1024),
   scrapeAtMost('10', 500, 160 * 1024 * 1024),
   simulatorHourWithin('13', 20),
+  // Rows 14a/14b (issue 20). No other JavaScript library has an adaptive limiter or a client-side
+  // throttle, so each is held against the policy of ours whose work it extends: the limiter does a
+  // bulkhead's work and times every call (two clock readings) and feeds the sample to its window;
+  // the throttle counts a request and its outcome in a sliding window, as cheap as taking a permit.
+  overheadWithinFactorOf('14a', ADAPTIVE_CASES.limiter, ADAPTIVE_CASES.bulkhead, 2),
+  overheadWithinFactorOf('14b', ADAPTIVE_CASES.throttle, ADAPTIVE_CASES.rateLimiter, 1),
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.
   // 11a is one acquire at a time, so a batch of one: one round trip each, and what is left of the
