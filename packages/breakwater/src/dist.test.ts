@@ -13,7 +13,7 @@ const noRedisChecks = (): boolean => process.env['CI'] !== 'true' && redisUnavai
 // `require` by a plain `node` (no `@breakwater/source` condition, so the `exports` map leads to
 // dist/), in a process of its own that runs test/dist-behaviour.cjs: it prints the entry point's
 // export names, then makes real calls through it — a retried call, a breaker opening, a time-out,
-// a bulkhead wait, a rate-limiter wait, a pipeline, a worker task in a real worker thread, the
+// a bulkhead wait, a rate-limiter wait, an adaptive limit, a throttle, a pipeline, a worker task in a real worker thread, the
 // test helpers, fromConfig (through @breakwater/spring-config and the umbrella) — on a VirtualClock. `pnpm test` builds what is stale first
 // (scripts/build-if-stale.mjs).
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,6 +35,7 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/retry': ['Retry'],
   '@breakwater/bulkhead': ['Bulkhead', 'PoolBulkhead'],
   '@breakwater/rate-limiter': ['RateLimiter'],
+  '@breakwater/adaptive': ['AdaptiveLimiter', 'AdaptiveThrottle'],
   '@breakwater/decorators': ['decorate'],
   '@breakwater/spring-config': ['fromConfig'],
   '@breakwater/prometheus': ['PrometheusMetrics'],
@@ -42,7 +43,20 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/testing': ['scriptedBackend'],
   '@breakwater/redis': noRedisChecks() ? [] : ['RedisRateLimiter', 'RedisBreakerSync'],
   '@breakwater/simulator': ['simulate'],
-  breakwater: ['parseDuration', 'Retry', 'CircuitBreaker', 'TimeLimiter', 'Bulkhead', 'PoolBulkhead', 'RateLimiter', 'decorate', 'fromConfig', 'health'],
+  breakwater: [
+    'parseDuration',
+    'Retry',
+    'CircuitBreaker',
+    'TimeLimiter',
+    'Bulkhead',
+    'PoolBulkhead',
+    'RateLimiter',
+    'AdaptiveLimiter',
+    'AdaptiveThrottle',
+    'decorate',
+    'fromConfig',
+    'health',
+  ],
   'breakwater/testing': ['scriptedBackend'],
 };
 const entryPoints = Object.keys(behaviour);

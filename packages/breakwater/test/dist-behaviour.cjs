@@ -4,7 +4,7 @@
 // does not export itself) with `import()` or with `require()` — plain node, no `@breakwater/source`
 // condition, so every `exports` map leads to dist/ — then runs, for each policy the package
 // exports, one real call: a retried call, a breaker opening, a time-out, a bulkhead wait, a
-// rate-limiter wait, a pipeline, a worker task, the test helpers, fromConfig. Time is a
+// rate-limiter wait, an adaptive limit and a throttle, a pipeline, a worker task, the test helpers, fromConfig. Time is a
 // VirtualClock everywhere except the worker task (a real thread). Prints two JSON lines,
 // { exports: [the entry point's export names] } and { ran: [the checks that passed] }, or exits 1
 // with the error.
@@ -216,6 +216,50 @@ const checks = {
       strict.execute(async () => 2),
       (e) => e instanceof RequestNotPermittedError,
     );
+  },
+
+  // An adaptive limit: a second call waits for the first one's slot, the sample moves the limit
+  // (a scripted algorithm), and a call that waits too long is refused naming the limit.
+  AdaptiveLimiter: async ({ AdaptiveLimiter, RequestNotPermittedError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const algorithm = { name: 'scripted', limit: 1, onSample: () => 2 };
+    const limiter = new AdaptiveLimiter('dist', { algorithm, window: false, maxWaitDuration: 100, clock });
+    const changes = [];
+    limiter.on('limitChanged', (e) => changes.push([e.previous, e.limit]));
+    let release;
+    const first = limiter.execute(() => new Promise((resolve) => (release = resolve)));
+    const second = limiter.execute(async () => 'second');
+    assert.equal(limiter.metrics.waiting, 1);
+    await clock.advance(10);
+    release('first');
+    assert.equal(await first, 'first');
+    assert.equal(await second, 'second');
+    assert.deepEqual(changes, [[1, 2]]);
+    const tokens = [limiter.tryAcquire(), limiter.tryAcquire()];
+    assert.equal(limiter.inFlight, 2);
+    const third = limiter.execute(async () => 'never');
+    third.catch(() => {});
+    await clock.advance(100);
+    await assert.rejects(third, (e) => e instanceof RequestNotPermittedError && e.rateLimiterName === 'dist' && /limit 2, 2 in flight/.test(e.message));
+    for (const token of tokens) token.onIgnore();
+    assert.equal(limiter.inFlight, 0);
+  },
+
+  // Client-side throttling: after a refused request, the next is rejected locally (the draw is 0).
+  AdaptiveThrottle: async ({ AdaptiveThrottle, RequestNotPermittedError, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const throttle = new AdaptiveThrottle('dist', { clock, random: () => 0 });
+    await assert.rejects(
+      throttle.execute(async () => {
+        throw new Error('503');
+      }),
+      /503/,
+    );
+    await assert.rejects(
+      throttle.execute(async () => 'never'),
+      (e) => e instanceof RequestNotPermittedError && e.rateLimiterName === 'dist',
+    );
+    assert.deepEqual(throttle.metrics, { requests: 2, accepts: 0, rejected: 1, rejectRatio: 2 / 3 });
   },
 
   // The documents' pipeline: the first attempt times out, the breaker records it, the retry's second attempt succeeds.
