@@ -111,6 +111,18 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 
+  it('an accept is counted in the newest bucket the window has seen (never older than its request), without reading the clock', async () => {
+    const t = throttle({ window: 2000 }); // buckets of 100 ms
+    const work = deferred<string>();
+    const call = t.execute(() => work.promise);
+    await clock.advance(150); // the call ends in the second bucket, but nothing moved the window there
+    work.resolve('ok');
+    await call;
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 1 }); // this read moves the window to 150
+    await clock.advance(1850); // 2000: bucket 0 leaves, with the request and its accept
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
   it('isDrop says which errors the backend refused; any other error is an accept', async () => {
     const t = throttle({ isDrop: (e) => (e as { status?: number }).status === 503 });
     await fail(t, Object.assign(new Error('not found'), { status: 404 }));

@@ -270,11 +270,10 @@ export class AdaptiveThrottle implements Policy {
   /** Bound once: a token's end. */
   readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => this.#end(outcome, token.bucket);
 
-  /** A request's end: an accept counted (0), a drop (1), or (2, ignored) its request, counted in `bucket`, taken back. */
+  /** A request's end: an accept counted in the newest bucket (0), a drop (1), or (2, ignored) its request, counted in `bucket`, taken back. */
   #end(outcome: 0 | 1 | 2, bucket: number): void {
-    const now = this.#options.clock.now();
-    if (outcome === 2) return this.#window.uncount(bucket, now);
-    if (outcome === 0) this.#window.countAccept(now);
+    if (outcome === 2) return this.#window.uncount(bucket, this.#options.clock.now());
+    if (outcome === 0) this.#window.countAccept();
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
   }
 }

@@ -51,7 +51,8 @@ describe('ThrottleWindow against a model (fast-check)', () => {
                 log.push({ kind: 'reject', bucket: current, taken: false });
                 break;
               case 'accept':
-                w.countAccept(now);
+                w.advance(now);
+                w.countAccept();
                 log.push({ kind: 'accept', bucket: current, taken: false });
                 break;
               case 'uncount': {

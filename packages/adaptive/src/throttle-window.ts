@@ -85,10 +85,13 @@ export class ThrottleWindow {
     this.#totalRejected++;
   }
 
-  /** Counts an accept at `now`. */
-  countAccept(now: number): void {
-    const index = this.advance(now);
-    this.#accepts[index % THROTTLE_BUCKETS]!++;
+  /**
+   * Counts an accept in the newest bucket the window has moved to (no clock reading: the
+   * throttle's calls end without one). That bucket is never older than the accept's own request's,
+   * so an accept never leaves the window before its request does.
+   */
+  countAccept(): void {
+    this.#accepts[this.#head % THROTTLE_BUCKETS]!++;
     this.#totalAccepts++;
   }
 
