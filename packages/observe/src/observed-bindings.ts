@@ -96,8 +96,9 @@ export interface RttRecorder {
 
 /**
  * What an exporter holds for one adaptive limiter: its round-trip recorder, fed by the limiter's
- * `callFinished` events (a call the limiter ignored, which fed no sample, is left out). No
- * listener, and no event built per call, without a recorder.
+ * `observeCalls` hook when it has one (no event object), else by its `callFinished` events; a
+ * call the limiter ignored, which fed no sample, is left out. No listener, and no event built per
+ * call, without a recorder.
  *
  * @example
  * ```ts
@@ -120,9 +121,14 @@ export class AdaptiveLimiterObservation<T extends RttRecorder = RttRecorder> {
     }
     const rtts = recorder(limiter);
     this.rtts = rtts;
-    this.#off = limiter.on('callFinished', (e: ObservedAdaptiveCall) => {
-      if (!e.ignored) rtts.record(e.rtt);
-    });
+    this.#off =
+      typeof limiter.observeCalls === 'function'
+        ? limiter.observeCalls((kind, rttMs) => {
+            if (kind !== 'ignored') rtts.record(rttMs);
+          })
+        : limiter.on('callFinished', (e: ObservedAdaptiveCall) => {
+            if (!e.ignored) rtts.record(e.rtt);
+          });
   }
 
   /** Stops listening to the limiter. */

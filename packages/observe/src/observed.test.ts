@@ -7,6 +7,7 @@ import {
   isObservedRegistry,
   type CallRecorder,
   type ObservedAdaptiveCall,
+  type ObservedAdaptiveCallKind,
   type ObservedAdaptiveLimiter,
   type ObservedCallKind,
   type ObservedCircuitBreaker,
@@ -185,5 +186,30 @@ describe('adaptive limiters and throttles', () => {
     expect(samples(set, 'adaptive_limit')).toEqual(['b 20']);
     stop();
     expect(b.listeners.size).toBe(0);
+  });
+});
+
+describe('an adaptive limiter with a per-call hook', () => {
+  it('is bound through observeCalls (no event listener), the ignored calls left out, and let go', () => {
+    const observers = new Set<(kind: ObservedAdaptiveCallKind, ms: number) => void>();
+    const limiter = new FakeAdaptiveLimiter('pg');
+    const hooked: ObservedAdaptiveLimiter = Object.assign(limiter, {
+      observeCalls(observer: (kind: ObservedAdaptiveCallKind, ms: number) => void) {
+        observers.add(observer);
+        return () => observers.delete(observer);
+      },
+    });
+    const rtts: number[] = [];
+    const set = new ObservedComponents<CallRecorder, RttRecorder>('Test', undefined, () => ({ record: (ms) => rtts.push(ms) }));
+    const remove = set.add(hooked);
+    expect([observers.size, limiter.listeners.size]).toEqual([1, 0]);
+    for (const o of observers) {
+      o('successful', 4);
+      o('dropped', 50);
+      o('ignored', 7);
+    }
+    expect(rtts).toEqual([4, 50]);
+    remove();
+    expect(observers.size).toBe(0);
   });
 });

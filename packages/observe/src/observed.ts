@@ -178,7 +178,23 @@ export interface ObservedAdaptiveLimiter {
   // `any`: a limiter's `on` is generic over its event types; an exporter reads an ObservedAdaptiveCall.
   // biome-ignore lint/suspicious/noExplicitAny: as said above, any limiter's listener type must be assignable
   on(type: 'callFinished', listener: (event: any) => void): () => void;
+  /**
+   * A per-call hook with no event object (as a breaker's `observeCalls`): when the limiter has
+   * it, an exporter binds to it instead of `callFinished`, whose every event reads the clock twice.
+   */
+  observeCalls?(observer: (kind: ObservedAdaptiveCallKind, rttMs: number) => void): () => void;
 }
+
+/**
+ * How an adaptive limiter's per-call hook classifies a finished call: a sample (`successful`), a
+ * drop (`dropped`), or a call that fed the algorithm nothing (`ignored`).
+ *
+ * @example
+ * ```ts
+ * limiter.observeCalls?.((kind: ObservedAdaptiveCallKind, rttMs) => { if (kind !== 'ignored') histogram.record(rttMs / 1000); });
+ * ```
+ */
+export type ObservedAdaptiveCallKind = 'successful' | 'dropped' | 'ignored';
 
 /**
  * What an exporter reads of an `AdaptiveThrottle` (`@breakwater/adaptive`): its window's counts
