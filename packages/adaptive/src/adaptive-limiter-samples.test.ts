@@ -100,6 +100,39 @@ describe('AdaptiveLimiter — samples fed to the algorithm (contract: docs/adapt
   });
 });
 
+describe('AdaptiveLimiter — observeCalls: one call per finished call, no event object', () => {
+  it('tells each call its kind and round-trip time; stops when told; contains a throwing observer', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const l = limiter({ algorithm: new RecordingAlgorithm(5), isDrop: (e) => e === 'drop' });
+    const seen: [string, number][] = [];
+    const seenToo: string[] = [];
+    const stop = l.observeCalls((kind, rttMs) => seen.push([kind, rttMs]));
+    const stopToo = l.observeCalls((kind) => seenToo.push(kind));
+    const thrower = () => {
+      throw new Error('observer bug');
+    };
+    const stopThrower = l.observeCalls(thrower);
+    await l.execute(() => clock.advance(3));
+    await l.execute(() => clock.advance(2).then(() => Promise.reject('drop'))).catch(() => {});
+    await l.execute(() => Promise.reject(new Error('404'))).catch(() => {});
+    expect(seen).toEqual([
+      ['successful', 3],
+      ['dropped', 2],
+      ['ignored', 0],
+    ]);
+    expect(seenToo).toEqual(['successful', 'dropped', 'ignored']);
+    expect(warn).toHaveBeenCalledTimes(1);
+    stop();
+    stop();
+    stopThrower();
+    await l.execute(() => 1);
+    expect(seen).toHaveLength(3);
+    expect(seenToo).toHaveLength(4);
+    stopToo();
+    expect(() => l.observeCalls('x' as never)).toThrow(new TypeError("AdaptiveLimiter 'pg': observeCalls(observer) needs a function, got 'x'"));
+  });
+});
+
 describe('AdaptiveLimiter — an algorithm is a user callback', () => {
   function hostile(returns: unknown[]): LimitAlgorithm {
     return { name: 'hostile', limit: 2, onSample: () => returns.shift() as number };

@@ -1,6 +1,7 @@
 import { EventPublisher, TimeoutError } from '@breakwater/core';
 import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn, RequestNotPermittedError } from '@breakwater/core';
-import { callbackThrew, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { callbackThrew, describeValue, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { CALL_KINDS, CallObservers, type AdaptiveCallObserver } from './call-observers.js';
 import { resolveAdaptiveLimiterConfig, type AdaptiveLimiterConfig, type ResolvedAdaptiveLimiterConfig } from './config.js';
 import { ADAPTIVE_LIMITER_EVENT_TYPES, type AdaptiveLimiterEvents, type AdaptiveLimiterMetrics, type AdaptivePartitionMetrics } from './events.js';
 import type { LimitAlgorithm } from './limit/algorithm.js';
@@ -53,6 +54,7 @@ export class AdaptiveLimiter implements Policy {
   readonly #slots: Slots;
   readonly #feed: LimitFeed;
   readonly #views = new Map<string, AdaptivePartitionPolicy>();
+  readonly #observers: CallObservers;
   #rejected = 0;
 
   constructor(
@@ -63,6 +65,7 @@ export class AdaptiveLimiter implements Policy {
     this.#options = c;
     this.#source = `AdaptiveLimiter '${name}'`;
     this.#names = Object.keys(c.partitions);
+    this.#observers = new CallObservers(this.#source);
     this.#feed = new LimitFeed(this.#source, c.algorithm);
     this.#slots = new Slots({
       limit: this.#feed.limit,
@@ -120,6 +123,22 @@ export class AdaptiveLimiter implements Policy {
   on(type: '*', listener: (event: AnyEventOf<AdaptiveLimiterEvents>) => void): () => void;
   on(type: string, listener: (event: never) => void): () => void {
     return this.#events.subscribe(type, listener);
+  }
+
+  /**
+   * Calls `observer(kind, rttMs)` once per finished call — `'successful'`, `'dropped'` or
+   * `'ignored'`, with its round-trip time in ms — with no event object built (what exporters bind
+   * to for a round-trip-time histogram). Returns the function that stops it. An observer that
+   * throws is reported once (`BreakwaterCallbackWarning`) and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const stop = limiter.observeCalls((kind, rttMs) => { if (kind !== 'ignored') rtt.observe(rttMs / 1000); });
+   * ```
+   */
+  observeCalls(observer: AdaptiveCallObserver): () => void {
+    if (typeof observer !== 'function') throw new TypeError(`${this.#source}: observeCalls(observer) needs a function, got ${describeValue(observer)}`);
+    return this.#observers.add(observer);
   }
 
   /**
@@ -320,6 +339,8 @@ export class AdaptiveLimiter implements Policy {
     const rtt = now - start;
     const didDrop = outcome === 1;
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop, ignored: outcome === 2 });
+    const notify = this.#observers.notify;
+    if (notify !== undefined) notify(CALL_KINDS[outcome]!, rtt);
     if (outcome !== 2) {
       const previous = this.#slots.limit;
       const limit = this.#feed.sample(now, rtt, inFlight, didDrop);

@@ -12,6 +12,7 @@ export type {
   AdaptiveThrottleMetrics,
 } from './events.js';
 export type { AdaptiveToken } from './token.js';
+export type { AdaptiveCallKind, AdaptiveCallObserver } from './call-observers.js';
 export type { AdaptivePartitionPolicy } from './partition-view.js';
 export type { AlgorithmName, WindowOptions } from './named-algorithms.js';
 export { guaranteedSlots } from './partitions.js';
