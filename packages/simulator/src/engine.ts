@@ -6,7 +6,7 @@ import { Tally } from './counts.js';
 import { ARRIVE, DONE, Frame, FrameHeap, NONE, WAKE } from './frame.js';
 import { driverOf, type LayerDriver, type LayerHost } from './layers/index.js';
 import { CODE, codeErrors, REQUEST_OUTCOMES } from './outcome-codes.js';
-import { breakerOf, type BuiltLayer } from './pipeline.js';
+import { adaptiveLimiterOf, breakerOf, type BuiltLayer } from './pipeline.js';
 import type { Traffic } from './scenario.js';
 import type { EngineOptions, EngineResult, RunObserver, RunView } from './engine-types.js';
 import type { StateChange } from './report.js';
@@ -74,7 +74,12 @@ class Run implements RunView, LayerHost {
     if (this.#queue !== null) this.#boundaryAt = this.#arrivals.ends[0] ?? Infinity;
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
     const breaker = breakerOf(layers);
-    this.#series = new SeriesRecorder(options.bucketMs, breaker, options.maxBuckets);
+    const limiter = adaptiveLimiterOf(layers);
+    const queue = this.#queue;
+    this.#series = new SeriesRecorder(options.bucketMs, breaker, options.maxBuckets, {
+      limit: limiter && (() => limiter.limit),
+      capacity: queue === null ? undefined : () => queue.capacity,
+    });
     this.#maxPending = options.maxPending ?? LIMITS.maxPending;
     breaker?.on('stateTransition', (e) => {
       const change: StateChange = { atMs: e.at, from: e.from, to: e.to, cause: e.cause };
@@ -284,8 +289,11 @@ class Run implements RunView, LayerHost {
     const series = this.#series;
     const outcome = REQUEST_OUTCOMES[code]!;
     if (outcome === 'succeeded') {
+      const latency = this.clock.now() - root.startedAt;
       tally.succeeded++;
-      tally.latency.record(this.clock.now() - root.startedAt);
+      tally.latency.record(latency);
+      series.succeeded++;
+      series.latency.record(latency);
     } else if (outcome === 'rejected') {
       tally.rejected++;
       series.rejected++;

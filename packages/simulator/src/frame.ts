@@ -1,5 +1,6 @@
 // The engine's unit of work: one layer of one attempt of one request (or the request itself,
 // layer -1). A frame has at most one pending event at a time, so the event heap holds frames.
+import type { AdaptiveThrottleToken, AdaptiveToken } from '@breakwater/adaptive';
 import { CODE } from './outcome-codes.js';
 
 /** What a frame waits for: nothing. */
@@ -35,6 +36,10 @@ export class Frame {
   queued = false;
   /** Backend with a capacity: how long the call takes once served (Infinity: it hangs). */
   serviceMs = 0;
+  /** Adaptive limiter: the slot the call holds (settled when the call below ends); it waits for one in the gate's queue while `queued`. */
+  token: AdaptiveToken | null = null;
+  /** Throttle: the token of the call let through. */
+  throttleToken: AdaptiveThrottleToken | null = null;
   /** Rate limiter: the frame waits for its reserved permit (aborting this hands it back). */
   waiter: AbortController | null = null;
   /** A time limiter above cancelled this frame's call: no more retries. */

@@ -11,7 +11,7 @@ import { seededRandom } from './random.js';
 import type { Scenario } from './scenario.js';
 import { runConfiguration } from './simulate.js';
 
-// A property: for random pipelines (retry, breaker, time limiter, rate limiter and bulkhead, at most one of each, in any order) and random
+// A property: for random pipelines (retry, breaker, time limiter, rate limiter, bulkhead, adaptive limiter and throttle, at most one of each, in any order) and random
 // traffic, the engine and decorate() on a VirtualClock — fed the same arrivals and the same
 // backend draws — agree on every state change and every count. Latencies and waits are
 // fractional, so no two events fall on the same instant (where the two may order them apart).
@@ -41,6 +41,21 @@ const layer = fc.oneof(
     max: fc.integer({ min: 1, max: 4 }),
     waitMs: fc.oneof(fc.constant(0), fc.double({ min: 1, max: 300, noNaN: true })),
   }),
+  fc.record({
+    kind: fc.constant('adaptiveLimiter' as const),
+    algorithm: fc.constantFrom('vegas', 'aimd', 'gradient2'),
+    initial: fc.integer({ min: 1, max: 6 }),
+    waitMs: fc.oneof(fc.constant(0), fc.double({ min: 1, max: 300, noNaN: true })),
+    queue: fc.constantFrom('fifo', 'lifo'),
+    maxQueue: fc.integer({ min: 0, max: 5 }),
+    window: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('throttle' as const),
+    k: fc.double({ min: 1, max: 3, noNaN: true }),
+    maxRejectRatio: fc.double({ min: 0, max: 1, noNaN: true }),
+    windowMs: fc.double({ min: 100, max: 5000, noNaN: true }),
+  }),
 );
 const phase = fc.record({
   seconds: fc.integer({ min: 1, max: 4 }),
@@ -63,6 +78,16 @@ function layerYaml(l: Value<typeof layer>): string {
       return `- rateLimiter: { limitForPeriod: ${l.limit}, limitRefreshPeriod: ${f(l.refreshMs)}, timeoutDuration: ${f(l.timeoutMs)} }`;
     case 'bulkhead':
       return `- bulkhead: { maxConcurrentCalls: ${l.max}, maxWaitDuration: ${f(l.waitMs)} }`;
+    case 'adaptiveLimiter': {
+      const window = l.window ? '{ minWindowTime: 50ms, maxWindowTime: 200ms, windowSize: 3 }' : 'false';
+      // With waiters the limit is fixed: when a grown limit hands two slots over at once, the library's
+      // tokens both record the calls in flight after both (the engine's, one after the other), and the
+      // algorithms read it. The queue (FIFO, LIFO, maxQueue, waits running out) is checked all the same.
+      const limits = l.waitMs > 0 ? `minLimit: ${l.initial}, maxLimit: ${l.initial}` : 'minLimit: 1, maxLimit: 8';
+      return `- adaptiveLimiter: { algorithm: ${l.algorithm}, initialLimit: ${l.initial}, ${limits}, maxWaitDuration: ${f(l.waitMs)}, queue: ${l.queue}, maxQueue: ${l.maxQueue}, window: ${window} }`;
+    }
+    case 'throttle':
+      return `- throttle: { k: ${l.k}, maxRejectRatio: ${l.maxRejectRatio}, window: ${f(l.windowMs)} }`;
     default:
       return `- circuitBreaker: { slidingWindowType: ${l.type}, slidingWindowSize: ${l.size}, minimumNumberOfCalls: ${l.minimum}, failureRateThreshold: ${l.failure}, slowCallDurationThreshold: ${f(l.slowMs)}, slowCallRateThreshold: ${l.slow}, waitDurationInOpenState: ${f(l.waitMs)}, permittedNumberOfCallsInHalfOpenState: ${l.permitted} }`;
   }
@@ -130,6 +155,11 @@ describe('the engine and decorate() agree (property)', () => {
         fc.array(phase, { minLength: 1, maxLength: 3 }),
         fc.nat(),
         async (layers, phases, seed) => {
+          // An adaptive limiter and a bulkhead in one pipeline hand slots over at the same instant a
+          // time-out frees the inner one: the engine frees the inner slot first, the library a few
+          // microtasks after the outer one's next call reached it (refused). Left out here; see the README.
+          const kinds = new Set(layers.map((l) => l.kind));
+          fc.pre(!(kinds.has('adaptiveLimiter') && kinds.has('bulkhead')));
           const scenario = parseScenario(yamlOf(layers, phases, seed));
           let backendCalls = 0;
           const engine = runConfiguration(scenario, scenario.pipelines[0]!, { observer: () => ({ finished: (v) => void (backendCalls = v.backendCalls) }) });
@@ -139,7 +169,7 @@ describe('the engine and decorate() agree (property)', () => {
           expect(backendCalls).toBe(real.backendCalls);
         },
       ),
-      { numRuns: Number(process.env['SIMULATOR_PROPERTY_RUNS'] ?? 40) },
+      { numRuns: Number(process.env['SIMULATOR_PROPERTY_RUNS'] ?? 40), endOnFailure: process.env['SIMULATOR_PROPERTY_END'] === '1' },
     );
   }, 60_000);
 });

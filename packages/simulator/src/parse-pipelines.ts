@@ -1,3 +1,4 @@
+import { ADAPTIVE_LIMITER_OPTIONS, ADAPTIVE_THROTTLE_OPTIONS } from '@breakwater/adaptive';
 import { BULKHEAD_OPTIONS } from '@breakwater/bulkhead';
 import { CIRCUIT_BREAKER_OPTIONS } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
@@ -28,7 +29,13 @@ const CODE_OPTIONS = new Set([
   'budget',
   'random',
   'drainPermissionsOnResult',
+  'isDrop',
 ]);
+
+/** Options a scenario cannot simulate, and why. */
+const UNSIMULATED: Readonly<Record<string, string>> = {
+  partitions: "is not simulated (the traffic's requests carry no partition)",
+};
 
 /** Every option of each kind of layer, as its package lists them. */
 const ALL_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
@@ -37,6 +44,8 @@ const ALL_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
   timeLimiter: TIME_LIMITER_OPTIONS,
   rateLimiter: RATE_LIMITER_OPTIONS,
   bulkhead: BULKHEAD_OPTIONS,
+  adaptiveLimiter: ADAPTIVE_LIMITER_OPTIONS,
+  throttle: ADAPTIVE_THROTTLE_OPTIONS,
 };
 
 /** The options a scenario may give each kind of layer: the package's own option list, without those that take code. */
@@ -47,6 +56,8 @@ export const LAYER_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]
   timeLimiter: scenarioOptions(TIME_LIMITER_OPTIONS),
   rateLimiter: scenarioOptions(RATE_LIMITER_OPTIONS),
   bulkhead: scenarioOptions(BULKHEAD_OPTIONS),
+  adaptiveLimiter: scenarioOptions(ADAPTIVE_LIMITER_OPTIONS).filter((k) => UNSIMULATED[k] === undefined),
+  throttle: scenarioOptions(ADAPTIVE_THROTTLE_OPTIONS),
 };
 const KINDS = Object.keys(LAYER_OPTIONS) as LayerSpec['kind'][];
 const KIND_LIST = `${KINDS.slice(0, -1).join(', ')} or ${KINDS.at(-1)!}`;
@@ -65,6 +76,8 @@ function layerOf(src: YamlSource, node: Node, path: string): LayerSpec {
   const options = kindEntry.value === null ? new Map<string, Entry>() : src.entries(kindEntry.value, kindEntry.path, known, `${kind} options`);
   for (const e of options.values()) {
     if (CODE_OPTIONS.has(e.key)) src.fail(e.keyNode, e.path, 'takes code (a function, error classes or a clock), which a scenario file cannot hold');
+    const unsimulated = UNSIMULATED[e.key];
+    if (unsimulated !== undefined && kind === 'adaptiveLimiter') src.fail(e.keyNode, e.path, unsimulated);
   }
   const spec: LayerSpec = { kind, options: Object.fromEntries([...options.values()].map((e) => [e.key, src.js(e.value)])) };
   try {

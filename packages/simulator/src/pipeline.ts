@@ -1,3 +1,4 @@
+import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { Bulkhead } from '@breakwater/bulkhead';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import type { Clock } from '@breakwater/core';
@@ -5,6 +6,8 @@ import { RateLimiter } from '@breakwater/rate-limiter';
 import { Retry } from '@breakwater/retry';
 import { fromConfig } from '@breakwater/spring-config';
 import { TimeLimiter } from '@breakwater/time-limiter';
+import { scenarioAlgorithm } from './adaptive-algorithm.js';
+import { SimulatedOverloadError } from './engine-types.js';
 import type { LayerSpec, PipelineSpec } from './scenario.js';
 
 /**
@@ -25,7 +28,15 @@ export type BuiltLayer =
   | { readonly kind: 'circuitBreaker'; readonly breaker: CircuitBreaker }
   | { readonly kind: 'timeLimiter'; readonly timeLimiter: TimeLimiter }
   | { readonly kind: 'rateLimiter'; readonly rateLimiter: RateLimiter }
-  | { readonly kind: 'bulkhead'; readonly bulkhead: Bulkhead };
+  | { readonly kind: 'bulkhead'; readonly bulkhead: Bulkhead }
+  | { readonly kind: 'adaptiveLimiter'; readonly limiter: AdaptiveLimiter }
+  | { readonly kind: 'throttle'; readonly throttle: AdaptiveThrottle };
+
+/**
+ * What an adaptive limiter in a scenario counts as a drop besides a time-out: the backend's 503
+ * when it is at its capacity with its queue full (as a real limiter's `isDrop` for a 503 would).
+ */
+const isOverload = (error: unknown): boolean => error instanceof SimulatedOverloadError;
 
 /** Spring's relaxed form of a key: `circuit-breaker`, `circuitBreaker` and `circuitbreaker` are one. */
 export const relaxed = (key: string): string => key.replace(/[-_]/g, '').toLowerCase();
@@ -54,6 +65,12 @@ export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: 
       return { kind: 'rateLimiter', rateLimiter: new RateLimiter(name, { ...spec.options, clock }) };
     case 'bulkhead':
       return { kind: 'bulkhead', bulkhead: fair(new Bulkhead(name, { ...spec.options, clock }), '') };
+    case 'adaptiveLimiter': {
+      const { algorithm, rest } = scenarioAlgorithm(name, spec.options, random);
+      return { kind: 'adaptiveLimiter', limiter: new AdaptiveLimiter(name, { ...rest, algorithm, isDrop: isOverload, clock }) };
+    }
+    case 'throttle':
+      return { kind: 'throttle', throttle: new AdaptiveThrottle(name, { ...spec.options, random, clock }) };
   }
 }
 
@@ -78,6 +95,12 @@ export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => nu
     else layers.push({ kind, timeLimiter: registries.timeLimiter.get(spec.instance) });
   }
   return layers;
+}
+
+/** The pipeline's adaptive limiter (the outermost one, when there are several). */
+export function adaptiveLimiterOf(layers: readonly BuiltLayer[]): AdaptiveLimiter | undefined {
+  for (const layer of layers) if (layer.kind === 'adaptiveLimiter') return layer.limiter;
+  return undefined;
 }
 
 /** The pipeline's circuit breaker (the outermost one, when there are several). */

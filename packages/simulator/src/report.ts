@@ -189,4 +189,12 @@ export interface TimeSeries {
   readonly windowFill: readonly number[];
   /** The breaker's state at the end of the bucket (CLOSED, OPEN, HALF_OPEN, …; NONE for a pipeline without a breaker). */
   readonly state: readonly string[];
+  /** Requests that succeeded, per second over the bucket (goodput). Optional: added by the engine. */
+  readonly succeededPerSecond?: readonly number[];
+  /** The median latency of the requests that succeeded in the bucket, ms (see `Counts.latencyP50Ms`); null when none did. Optional: added by the engine. */
+  readonly latencyP50Ms?: readonly (number | null)[];
+  /** The adaptive limiter's limit at the end of the bucket (the outermost one's); only for a pipeline with an `adaptiveLimiter`. */
+  readonly limit?: readonly number[];
+  /** The backend's `capacity` at the end of the bucket (null: unlimited); only when a phase gives the backend a capacity. */
+  readonly capacity?: readonly (number | null)[];
 }

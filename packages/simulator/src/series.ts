@@ -1,5 +1,12 @@
 import type { CircuitBreaker } from '@breakwater/circuit-breaker';
+import { LatencyHistogram } from './latency-histogram.js';
 import type { TimeSeries } from './report.js';
+
+/** What a series reads at each bucket's end besides the breaker: an adaptive limiter's limit, the backend's capacity. */
+export interface SeriesGauges {
+  readonly limit?: (() => number) | undefined;
+  readonly capacity?: (() => number) | undefined;
+}
 
 /**
  * The run over time, added up bucket by bucket as it goes (a few numbers per bucket, never a
@@ -11,6 +18,9 @@ export class SeriesRecorder {
   requests = 0;
   rejected = 0;
   failed = 0;
+  succeeded = 0;
+  /** Latencies of the requests that succeeded in the current bucket. */
+  readonly latency = new LatencyHistogram();
   /** End of the current bucket, ms (Infinity for the last one, which runs to the end of the run). */
   nextEnd: number;
   /** Start of the current bucket, ms. */
@@ -23,6 +33,10 @@ export class SeriesRecorder {
   readonly #slowCallRate: (number | null)[] = [];
   readonly #windowFill: number[] = [];
   readonly #state: string[] = [];
+  readonly #succeeded: number[] = [];
+  readonly #p50: (number | null)[] = [];
+  readonly #limit: number[] = [];
+  readonly #capacity: (number | null)[] = [];
   readonly #perSecond: number;
   #endMs = 0;
 
@@ -30,6 +44,7 @@ export class SeriesRecorder {
     readonly bucketMs: number,
     readonly breaker: CircuitBreaker | undefined,
     readonly maxBuckets: number,
+    readonly gauges: SeriesGauges = {},
   ) {
     this.nextEnd = maxBuckets <= 1 ? Infinity : bucketMs;
     this.#perSecond = 1000 / bucketMs;
@@ -43,7 +58,16 @@ export class SeriesRecorder {
     this.#requests.push(this.requests * perSecond);
     this.#rejected.push(this.rejected * perSecond);
     this.#failed.push(this.failed * perSecond);
-    this.requests = this.rejected = this.failed = 0;
+    this.#succeeded.push(this.succeeded * perSecond);
+    this.#p50.push(this.latency.quantile(0.5));
+    this.requests = this.rejected = this.failed = this.succeeded = 0;
+    this.latency.reset();
+    const { limit, capacity } = this.gauges;
+    if (limit !== undefined) this.#limit.push(limit());
+    if (capacity !== undefined) {
+      const c = capacity();
+      this.#capacity.push(c === Infinity ? null : c);
+    }
     const breaker = this.breaker;
     if (breaker === undefined) {
       this.#failureRate.push(null);
@@ -78,6 +102,10 @@ export class SeriesRecorder {
       slowCallRate: this.#slowCallRate,
       windowFill: this.#windowFill,
       state: this.#state,
+      succeededPerSecond: this.#succeeded,
+      latencyP50Ms: this.#p50,
+      ...(this.gauges.limit === undefined ? {} : { limit: this.#limit }),
+      ...(this.gauges.capacity === undefined ? {} : { capacity: this.#capacity }),
     };
   }
 }

@@ -70,6 +70,7 @@ export function runConfiguration(
   const clock = new VirtualClock();
   const random = seededRandom(scenario.seed);
   const layers = buildPipeline(pipeline, clock, random);
+  const settings = settingsOf(pipeline, layers); // before the run: an adaptive limit's first value
   const progress = options.progress;
   checkLimits(scenario);
   const bucketMs = scenario.bucketMs ?? defaultBucketMs(totalMs);
@@ -88,7 +89,7 @@ export function runConfiguration(
   const closedAt = opened < 0 ? undefined : run.transitions.slice(opened).find((t) => t.to === 'CLOSED')?.atMs;
   return {
     name: pipeline.name,
-    settings: settingsOf(pipeline, layers),
+    settings,
     thresholds: {
       failureRateThreshold: breaker?.config.failureRateThreshold ?? 100,
       slowCallRateThreshold: breaker?.config.slowCallRateThreshold ?? 100,
@@ -115,6 +116,17 @@ function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Reco
     } else if (layer.kind === 'bulkhead') {
       const c = layer.bulkhead.config;
       Object.assign(settings, { maxConcurrentCalls: c.maxConcurrentCalls, maxWaitDuration: c.maxWaitDuration });
+    } else if (layer.kind === 'adaptiveLimiter') {
+      const c = layer.limiter.config;
+      Object.assign(settings, {
+        algorithm: c.algorithm.name,
+        initialLimit: c.algorithm.limit,
+        'adaptiveLimiter.maxWaitDuration': c.maxWaitDuration,
+        queue: c.queue,
+      });
+    } else if (layer.kind === 'throttle') {
+      const c = layer.throttle.config;
+      Object.assign(settings, { k: c.k, window: c.window, maxRejectRatio: c.maxRejectRatio });
     } else {
       const c = layer.breaker.config;
       Object.assign(settings, {

@@ -13,6 +13,8 @@ export function libraryPipeline(layers: readonly BuiltLayer[]): { pipeline: Pipe
     else if (l.kind === 'circuitBreaker') pipeline = pipeline.withCircuitBreaker(l.breaker);
     else if (l.kind === 'rateLimiter') pipeline = pipeline.withRateLimiter(l.rateLimiter);
     else if (l.kind === 'bulkhead') pipeline = pipeline.withBulkhead(l.bulkhead);
+    else if (l.kind === 'adaptiveLimiter') pipeline = pipeline.with(l.limiter);
+    else if (l.kind === 'throttle') pipeline = pipeline.with(l.throttle);
     else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
   }
   const transitions: StateChange[] = [];

@@ -1,11 +1,13 @@
 // The layer kinds the engine drives: one driver per kind, one line each. A new kind is a driver
 // file in this folder and its line here (plus its place in BuiltLayer, pipeline.ts).
 import type { BuiltLayer } from '../pipeline.js';
+import { AdaptiveLimiterDriver } from './adaptive-limiter.js';
 import { BreakerDriver } from './breaker.js';
 import { BulkheadDriver } from './bulkhead.js';
 import type { LayerDriver, LayerHost } from './driver.js';
 import { RateLimiterDriver } from './rate-limiter.js';
 import { RetryDriver } from './retry.js';
+import { ThrottleDriver } from './throttle.js';
 import { TimeLimiterDriver } from './time-limiter.js';
 
 export type { LayerDriver, LayerHost } from './driver.js';
@@ -21,6 +23,8 @@ const DRIVERS: { readonly [K in LayerKind]: (layer: LayerOf<K>, host: LayerHost)
   timeLimiter: (layer, host) => new TimeLimiterDriver(layer.timeLimiter, host),
   rateLimiter: (layer, host) => new RateLimiterDriver(layer.rateLimiter, host),
   bulkhead: (layer, host) => new BulkheadDriver(layer.bulkhead, host),
+  adaptiveLimiter: (layer, host) => new AdaptiveLimiterDriver(layer.limiter, host),
+  throttle: (layer, host) => new ThrottleDriver(layer.throttle, host),
 };
 
 /** The driver of one built layer, for one run. */

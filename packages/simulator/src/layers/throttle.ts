@@ -1,0 +1,45 @@
+import type { AdaptiveThrottle } from '@breakwater/adaptive';
+import type { Frame } from '../frame.js';
+import { CODE } from '../outcome-codes.js';
+import type { LayerDriver, LayerHost } from './driver.js';
+
+/**
+ * The real adaptive throttle (Google SRE's client-side throttling) through its token API: a call
+ * is let through or rejected locally (`tryAcquire()`, drawing from the run's seeded random); when
+ * the call below ends its token is settled as the throttle's `execute` settles it — accepted on
+ * a result or an error its `isDrop` does not accept, rejected (by the backend) on one it does,
+ * ignored when a time limiter above cancelled it.
+ */
+export class ThrottleDriver implements LayerDriver {
+  readonly #throttle: AdaptiveThrottle;
+  readonly #host: LayerHost;
+  /** Whether each outcome code's error is the backend refusing the request. */
+  readonly #drop: boolean[];
+
+  constructor(throttle: AdaptiveThrottle, host: LayerHost) {
+    this.#throttle = throttle;
+    this.#host = host;
+    const isDrop = throttle.config.isDrop;
+    this.#drop = host.errors.map((e) => e !== undefined && isDrop(e) === true);
+  }
+
+  enter(frame: Frame): void {
+    const token = this.#throttle.tryAcquire();
+    if (token === null) return this.#host.complete(frame, CODE.limited);
+    frame.throttleToken = token;
+    this.#host.spawn(frame);
+  }
+
+  childEnded(frame: Frame, code: number): void {
+    const token = frame.throttleToken!;
+    frame.throttleToken = null;
+    if (frame.aborted) token.onIgnore();
+    else if (code !== CODE.ok && this.#drop[code]) token.onRejected();
+    else token.onAccepted();
+    this.#host.complete(frame, code);
+  }
+
+  wake(): void {}
+
+  cancel(): void {}
+}
