@@ -1,29 +1,18 @@
-import { EventPublisher, TimeoutError } from '@breakwater/core';
-import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn, RequestNotPermittedError } from '@breakwater/core';
-import { callbackThrew, describeValue, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
-import { CALL_KINDS, CallObservers, type AdaptiveCallObserver } from './call-observers.js';
+import { EventPublisher } from '@breakwater/core';
+import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import { describeValue, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { Admissions } from './admissions.js';
+import { CallEnds } from './call-ends.js';
+import { CallObservers, type AdaptiveCallObserver } from './call-observers.js';
+import type { AdaptiveCallOptions } from './call-options.js';
 import { resolveAdaptiveLimiterConfig, type AdaptiveLimiterConfig, type ResolvedAdaptiveLimiterConfig } from './config.js';
 import { ADAPTIVE_LIMITER_EVENT_TYPES, type AdaptiveLimiterEvents, type AdaptiveLimiterMetrics, type AdaptivePartitionMetrics } from './events.js';
 import type { LimitAlgorithm } from './limit/algorithm.js';
 import { LimitFeed } from './limit-feed.js';
 import { partitionView, type AdaptivePartitionPolicy } from './partition-view.js';
 import { guaranteedSlots, laneOf } from './partitions.js';
-import { refusal } from './refusal.js';
 import { Slots } from './slots.js';
 import { LimiterToken, type AdaptiveToken, type TokenOutcome } from './token.js';
-
-/**
- * The options of one call of an {@link AdaptiveLimiter}: the caller's signal and the call's partition.
- *
- * @example
- * ```ts
- * await limiter.execute(() => backend.report(id), { partition: 'batch', signal });
- * ```
- */
-export interface AdaptiveCallOptions extends ExecuteOptions {
-  /** One of the limiter's `partitions` (absent: the call has no guaranteed share). */
-  readonly partition?: string | undefined;
-}
 
 /**
  * A concurrency limit that finds itself: a call is admitted while `inFlight < limit`, else it
@@ -52,10 +41,10 @@ export class AdaptiveLimiter implements Policy {
   readonly #source: string;
   readonly #names: readonly string[];
   readonly #slots: Slots;
-  readonly #feed: LimitFeed;
+  readonly #ends: CallEnds;
   readonly #views = new Map<string, AdaptivePartitionPolicy>();
   readonly #observers: CallObservers;
-  #rejected = 0;
+  readonly #admissions: Admissions;
 
   constructor(
     readonly name: string,
@@ -66,16 +55,20 @@ export class AdaptiveLimiter implements Policy {
     this.#source = `AdaptiveLimiter '${name}'`;
     this.#names = Object.keys(c.partitions);
     this.#observers = new CallObservers(this.#source);
-    this.#feed = new LimitFeed(this.#source, c.algorithm);
+    const feed = new LimitFeed(this.#source, c.algorithm);
     this.#slots = new Slots({
-      limit: this.#feed.limit,
+      limit: feed.limit,
       shares: this.#names.map((n) => c.partitions[n]!),
       lifo: c.queue === 'lifo',
       clock: c.clock,
-      granted: (lane, waitedMs) => this.#permitted(lane, waitedMs),
-      refused: (lane, waitedMs) => this.#refuse(lane, `freed no slot within maxWaitDuration (${waitedMs} ms)`),
+      granted: (lane, waitedMs) => this.#admissions.permitted(lane, waitedMs),
+      refused: (lane, waitedMs) => this.#admissions.refuse(lane, `freed no slot within maxWaitDuration (${waitedMs} ms)`),
     });
     this.#events = new EventPublisher(name, c.clock, this.#source, ADAPTIVE_LIMITER_EVENT_TYPES);
+    const { clock, isDrop, maxWaitDuration, maxQueue, writableStackTraceEnabled } = c;
+    const parts = { source: this.#source, names: this.#names, slots: this.#slots, events: this.#events };
+    this.#admissions = new Admissions({ ...parts, name, maxWaitDuration, maxQueue, writableStackTraceEnabled });
+    this.#ends = new CallEnds({ ...parts, clock, isDrop, feed, observers: this.#observers });
   }
 
   /**
@@ -112,7 +105,7 @@ export class AdaptiveLimiter implements Policy {
     this.#names.forEach((n, lane) => {
       partitions[n] = { guaranteed: guaranteedSlots(slots.limit, this.#options.partitions[n]!), inFlight: slots.busy(lane), waiting: slots.waitingIn(lane) };
     });
-    return { limit: slots.limit, inFlight: slots.inFlight, waiting: slots.waiting, rejected: this.#rejected, partitions };
+    return { limit: slots.limit, inFlight: slots.inFlight, waiting: slots.waiting, rejected: this.#admissions.rejected, partitions };
   }
 
   /**
@@ -154,12 +147,12 @@ export class AdaptiveLimiter implements Policy {
    * ```
    */
   tryAcquire(options?: { readonly partition?: string | undefined } | null): AdaptiveToken | null {
-    const lane = options === undefined || options === null ? this.#names.length : laneOf(this.#source, this.#names, options.partition);
+    const lane = this.#lane(options);
     if (this.#slots.tryTake(lane)) {
-      this.#permitted(lane, 0);
+      this.#admissions.permitted(lane, 0);
       return this.#token(lane);
     }
-    this.#rejectedNow(lane);
+    this.#admissions.rejectedNow(lane);
     return null;
   }
 
@@ -180,18 +173,14 @@ export class AdaptiveLimiter implements Policy {
     if (ctx instanceof Promise) return ctx;
     let lane: number;
     try {
-      lane = options === undefined || options === null ? this.#names.length : laneOf(this.#source, this.#names, options.partition);
+      lane = this.#lane(options);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.#slots.tryTake(lane)) {
-      this.#permitted(lane, 0);
-      return Promise.resolve(this.#token(lane));
-    }
-    const refused = this.#cannotWait(lane);
-    if (refused !== undefined) return Promise.reject(refused);
     const signal = ctx.signal;
-    return this.#slots.wait(lane, signal, this.#options.maxWaitDuration).then(() => {
+    const wait = this.#slot(lane, signal);
+    if (wait === null) return Promise.resolve(this.#token(lane));
+    return wait.then(() => {
       const token = this.#token(lane);
       if (signal.aborted) {
         // Aborted between getting the slot and this continuation: give it back.
@@ -214,13 +203,11 @@ export class AdaptiveLimiter implements Policy {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: AdaptiveCallOptions | CallContext | null): Promise<T> {
-    let lane = this.#names.length;
-    if (options !== undefined && options !== null && (options as AdaptiveCallOptions).partition !== undefined) {
-      try {
-        lane = laneOf(this.#source, this.#names, (options as AdaptiveCallOptions).partition);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    let lane: number;
+    try {
+      lane = this.#lane(options as AdaptiveCallOptions | null | undefined);
+    } catch (error) {
+      return Promise.reject(error);
     }
     return this.#executeIn(fn, options, lane);
   }
@@ -259,6 +246,12 @@ export class AdaptiveLimiter implements Policy {
     return view;
   }
 
+  /** The lane of a call's options (its partition's; none: the last). Throws for a partition the limiter does not have. */
+  #lane(options: { readonly partition?: string | undefined } | null | undefined): number {
+    const partition = options === undefined || options === null ? undefined : options.partition;
+    return partition === undefined ? this.#names.length : laneOf(this.#source, this.#names, partition);
+  }
+
   #executeIn<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined, lane: number): Promise<T> {
     let ctx = ROOT_CONTEXT;
     if (options !== undefined) {
@@ -266,14 +259,10 @@ export class AdaptiveLimiter implements Policy {
       if (entered instanceof Promise) return entered;
       ctx = entered;
     }
-    if (this.#slots.tryTake(lane)) {
-      this.#permitted(lane, 0);
-      return this.#run(fn, ctx, lane);
-    }
-    const refused = this.#cannotWait(lane);
-    if (refused !== undefined) return Promise.reject(refused);
     const signal = ctx.signal;
-    return this.#slots.wait(lane, signal, this.#options.maxWaitDuration).then(() => {
+    const wait = this.#slot(lane, signal);
+    if (wait === null) return this.#run(fn, ctx, lane);
+    return wait.then(() => {
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
         this.#token(lane).onIgnore();
@@ -283,8 +272,19 @@ export class AdaptiveLimiter implements Policy {
     });
   }
 
+  /** A slot for a call of `lane`: `null` when taken now, else the wait for one (rejected at once when the call cannot wait). */
+  #slot(lane: number, signal: AbortSignal): Promise<void> | null {
+    if (this.#slots.tryTake(lane)) {
+      this.#admissions.permitted(lane, 0);
+      return null;
+    }
+    const refused = this.#admissions.cannotWait(lane);
+    return refused === undefined ? this.#slots.wait(lane, signal, this.#options.maxWaitDuration) : Promise.reject(refused);
+  }
+
   /** Runs `fn` in the slot just taken; its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures). */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number): Promise<T> {
+    const ends = this.#ends;
     const start = this.#options.clock.now();
     const inFlight = this.#slots.inFlight;
     const signal = ctx.signal;
@@ -292,90 +292,26 @@ export class AdaptiveLimiter implements Policy {
     try {
       value = fn(ctx);
     } catch (error) {
-      this.#finish(lane, start, inFlight, this.#judge(error, signal));
+      ends.finish(lane, start, inFlight, ends.judge(error, signal));
       return Promise.reject(error);
     }
     const outcome = follow(value).then(
       (result) => {
-        this.#finish(lane, start, inFlight, 0);
+        ends.finish(lane, start, inFlight, 0);
         return result;
       },
       (error: unknown) => {
-        this.#finish(lane, start, inFlight, this.#judge(error, signal));
+        ends.finish(lane, start, inFlight, ends.judge(error, signal));
         throw error;
       },
     );
     return raceAbort(outcome, signal);
   }
 
-  /** How a failed call ends: a drop (1), or ignored (2: an error that is not a drop, or one after its caller aborted). */
-  #judge(error: unknown, signal: AbortSignal): TokenOutcome {
-    return !signal.aborted && this.#isDrop(error) ? 1 : 2;
-  }
-
-  #isDrop(error: unknown): boolean {
-    if (error instanceof TimeoutError) return true;
-    const isDrop = this.#options.isDrop;
-    if (isDrop === undefined) return false;
-    try {
-      return isDrop(error) === true;
-    } catch (thrown) {
-      callbackThrew(this.#source, 'isDrop', isDrop, thrown, 'the error is not counted as a drop (no sample)');
-      return false;
-    }
-  }
-
   #token(lane: number): LimiterToken {
-    const slots = this.#slots;
-    return new LimiterToken(this.#names[lane], lane, this.#options.clock.now(), slots.inFlight, this.#settle);
+    return new LimiterToken(this.#names[lane], lane, this.#options.clock.now(), this.#slots.inFlight, this.#settle);
   }
 
   /** Bound once: a token's end. */
-  readonly #settle = (token: LimiterToken, outcome: TokenOutcome): void => this.#finish(token.lane, token.start, token.inFlight, outcome);
-
-  /** A call's end: `callFinished`, the sample (maybe a new limit: `limitChanged`), then its slot back (and to a waiter). */
-  #finish(lane: number, start: number, inFlight: number, outcome: TokenOutcome): void {
-    const now = this.#options.clock.now();
-    const rtt = now - start;
-    const didDrop = outcome === 1;
-    if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop, ignored: outcome === 2 });
-    const notify = this.#observers.notify;
-    if (notify !== undefined) notify(CALL_KINDS[outcome]!, rtt);
-    if (outcome !== 2) {
-      const previous = this.#slots.limit;
-      const limit = this.#feed.sample(now, rtt, inFlight, didDrop);
-      if (limit !== previous) {
-        this.#slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
-        if (this.#events.wants('limitChanged')) this.#events.emit('limitChanged', { previous, limit });
-      }
-    }
-    this.#slots.free(lane);
-  }
-
-  /** The refusal of a call that cannot wait (`maxWaitDuration` 0, or the queue full), or `undefined`: it may wait. */
-  #cannotWait(lane: number): RequestNotPermittedError | undefined {
-    if (this.#options.maxWaitDuration === 0) return this.#refuse(lane, 'does not permit further calls');
-    const maxQueue = this.#options.maxQueue;
-    if (this.#slots.waiting >= maxQueue) return this.#refuse(lane, `does not permit further calls: its queue is full (${maxQueue} waiting)`);
-    return undefined;
-  }
-
-  /** Counts and publishes a refusal. */
-  #rejectedNow(lane: number): void {
-    this.#rejected++;
-    if (this.#events.wants('callRejected'))
-      this.#events.emit('callRejected', { partition: this.#names[lane], limit: this.#slots.limit, inFlight: this.#slots.inFlight });
-  }
-
-  #permitted(lane: number, waitMs: number): void {
-    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', { partition: this.#names[lane], waitMs });
-  }
-
-  /** Counts and publishes a refusal and builds its error (`detail` says why; the limit and the calls in flight are added). */
-  #refuse(lane: number, detail: string): RequestNotPermittedError {
-    this.#rejectedNow(lane);
-    const { limit, inFlight } = this.#slots;
-    const where = lane < this.#names.length ? ` in partition '${this.#names[lane]}'` : '';
-    return refusal(this.#source, this.name, `${detail}${where} (limit ${limit}, ${inFlight} in flight)`, this.#options.writableStackTraceEnabled);
-  }
+  readonly #settle = (token: LimiterToken, outcome: TokenOutcome): void => this.#ends.finish(token.lane, token.start, token.inFlight, outcome);
 }

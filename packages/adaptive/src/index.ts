@@ -1,5 +1,6 @@
 // @breakwater/adaptive: limits that find themselves (contract: docs/adaptive.md).
-export { AdaptiveLimiter, type AdaptiveCallOptions } from './adaptive-limiter.js';
+export { AdaptiveLimiter } from './adaptive-limiter.js';
+export type { AdaptiveCallOptions } from './call-options.js';
 export { AdaptiveThrottle, type AdaptiveThrottleToken } from './adaptive-throttle.js';
 export { AdaptiveLimiterRegistry, AdaptiveThrottleRegistry } from './registry.js';
 export { ADAPTIVE_LIMITER_OPTIONS, type AdaptiveLimiterConfig, type ResolvedAdaptiveLimiterConfig } from './config.js';

@@ -1,0 +1,70 @@
+import { TimeoutError, type Clock, type EventPublisher } from '@breakwater/core';
+import { callbackThrew } from '@breakwater/core/internal';
+import { CALL_KINDS, type CallObservers } from './call-observers.js';
+import type { AdaptiveLimiterEvents } from './events.js';
+import type { LimitFeed } from './limit-feed.js';
+import type { Slots } from './slots.js';
+import type { TokenOutcome } from './token.js';
+
+/** What {@link CallEnds} works on: the limiter's parts. */
+export interface CallEndsParts {
+  readonly source: string;
+  readonly clock: Clock;
+  readonly isDrop: ((error: unknown) => boolean) | undefined;
+  /** The partitions' names by lane (a lane past the last: no partition). */
+  readonly names: readonly string[];
+  readonly slots: Slots;
+  readonly feed: LimitFeed;
+  readonly events: EventPublisher<AdaptiveLimiterEvents>;
+  readonly observers: CallObservers;
+}
+
+/**
+ * How an adaptive limiter's call ends, written once for `execute` and for tokens: what its outcome
+ * tells the algorithm ({@link judge}), and its end ({@link finish}): `callFinished` and the
+ * observers, the sample (maybe a new limit: `limitChanged`), then its slot back (and to a waiter).
+ */
+export class CallEnds {
+  readonly #parts: CallEndsParts;
+
+  constructor(parts: CallEndsParts) {
+    this.#parts = parts;
+  }
+
+  /** What a failed call tells: a drop (1: a `TimeoutError` or what `isDrop` accepts), else nothing (2; always after its caller aborted). */
+  judge(error: unknown, signal: AbortSignal): TokenOutcome {
+    return !signal.aborted && this.#isDrop(error) ? 1 : 2;
+  }
+
+  /** Ends a call of `lane` admitted at `start` with `inFlight` calls in flight: 0 a success, 1 a drop, 2 ignored. */
+  finish(lane: number, start: number, inFlight: number, outcome: TokenOutcome): void {
+    const { clock, events, slots, observers, feed, names } = this.#parts;
+    const now = clock.now();
+    const rtt = now - start;
+    const didDrop = outcome === 1;
+    if (events.wants('callFinished')) events.emit('callFinished', { partition: names[lane], rtt, didDrop, ignored: outcome === 2 });
+    const notify = observers.notify;
+    if (notify !== undefined) notify(CALL_KINDS[outcome]!, rtt);
+    if (outcome !== 2) {
+      const previous = slots.limit;
+      const limit = feed.sample(now, rtt, inFlight, didDrop);
+      if (limit !== previous) {
+        slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
+        if (events.wants('limitChanged')) events.emit('limitChanged', { previous, limit });
+      }
+    }
+    slots.free(lane);
+  }
+
+  #isDrop(error: unknown): boolean {
+    if (error instanceof TimeoutError) return true;
+    const isDrop = this.#parts.isDrop;
+    if (isDrop === undefined) return false;
+    try {
+      return isDrop(error) === true;
+    } catch (thrown) {
+      callbackThrew(this.#parts.source, 'isDrop', isDrop, thrown, 'the error is not counted as a drop (no sample)');
+      return false;
+    }
+  }
+}
