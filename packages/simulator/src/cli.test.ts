@@ -44,7 +44,7 @@ describe('breakwater simulate, the real process', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`small (${SCENARIO}): seed 3, 10 s of traffic`);
     expect(stdout).toMatch(
-      /configuration +requests +succeeded +failed +rejected +slow +time-outs +retries +breaker calls\/request +time to open +time to recover/,
+      /configuration +requests +succeeded +failed +rejected +slow +time-outs +retries +breaker calls\/request +p50 +p99 +time to open +time to recover/,
     );
     expect(stdout).toMatch(/CLOSED → OPEN {2}\(failure rate\)/);
   }, 60_000);

@@ -3,7 +3,7 @@ import { RANKING_CRITERIA, standingsOf, type Standing } from './ranking.js';
 import { meanCounts } from './counts.js';
 import type { ConfigurationResult, Counts, SimulationReport } from './report.js';
 
-const COUNT_HEADER = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls/request'];
+const COUNT_HEADER = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls/request', 'p50', 'p99'];
 
 function countCells(c: Counts): (string | number)[] {
   return [
@@ -15,7 +15,30 @@ function countCells(c: Counts): (string | number)[] {
     mean(c.timeouts),
     mean(c.retries),
     fixed2(c.breakerCallsPerRequest),
+    latency(c.latencyP50Ms),
+    latency(c.latencyP99Ms),
   ];
+}
+
+/** A latency for the table: `44 ms`, `1.25 s`; `—` when no request succeeded. */
+const latency = (ms: number | null | undefined): string => formatMs(ms ?? null);
+
+/** The adaptive limit at each phase's end, with its range over the phase (from the series' buckets). */
+function limitLine(c: ConfigurationResult, phases: SimulationReport['scenario']['phases']): string | undefined {
+  const { limit, t, capacity } = c.series;
+  if (limit === undefined || limit.length === 0) return undefined;
+  const parts = phases.map((p) => {
+    const inPhase = limit.filter((_, i) => t[i]! >= p.startMs && t[i]! < p.endMs);
+    if (inPhase.length === 0) return `${p.name} —`;
+    const last = inPhase.at(-1)!;
+    let end = -1;
+    t.forEach((start, i) => {
+      if (start >= p.startMs && start < p.endMs) end = i;
+    });
+    const cap = capacity?.[end];
+    return `${p.name} ${last} (${Math.min(...inPhase)}–${Math.max(...inPhase)}${cap === undefined || cap === null ? '' : `; capacity ${cap}`})`;
+  });
+  return `   adaptive limit at each phase's end (its range over the phase): ${parts.join(', ')}`;
 }
 
 function settingsLine(c: ConfigurationResult): string {
@@ -100,8 +123,8 @@ export function renderTable(report: SimulationReport, options: TableOptions = {}
     out.push('', `${c.name}${Object.keys(c.settings).length > 0 ? `   [${settingsLine(c)}]` : ''}${several ? `   (seed ${s.seed})` : ''}`);
     out.push(
       table(
-        ['phase', ...COUNT_HEADER, 'rejected %'],
-        c.phases.map((p) => [p.name, ...countCells(p), percent(p.rejected, p.requests)]),
+        ['phase', ...COUNT_HEADER, 'rejected %', 'succeeded/s'],
+        c.phases.map((p, i) => [p.name, ...countCells(p), percent(p.rejected, p.requests), perSecond(p.succeeded, s.phases[i])]),
       )
         .split('\n')
         .map((l) => `   ${l}`)
@@ -109,6 +132,10 @@ export function renderTable(report: SimulationReport, options: TableOptions = {}
     );
     const unfinished = c.totals.unfinished ?? 0;
     if (unfinished > 0) out.push(`   ${unfinished} requests were still waiting at the end (a backend that hangs with no time limiter)`);
+    const overloaded = c.totals.overloaded ?? 0;
+    if (overloaded > 0) out.push(`   ${overloaded} backend calls failed at once with a 503 (every server busy, its queue full): counted in failed`);
+    const limits = limitLine(c, s.phases);
+    if (limits !== undefined) out.push(limits);
     out.push(...transitionsBlock(c, shown));
   }
   return out.join('\n');
@@ -118,6 +145,10 @@ function seedsText(seeds: readonly number[]): string {
   if (seeds.length === 1) return `seed ${seeds[0]}`;
   return seeds.length <= 6 ? `seeds ${seeds.join(', ')}` : `seeds ${seeds[0]} … ${seeds.at(-1)} (${seeds.length} seeds)`;
 }
+
+/** Requests per second over a phase (goodput, for the succeeded). */
+const perSecond = (n: number, phase: { startMs: number; endMs: number } | undefined): string =>
+  phase === undefined || phase.endMs <= phase.startMs ? '—' : ((n * 1000) / (phase.endMs - phase.startMs)).toFixed(1);
 
 /** A mean for the table: whole when it is, else one decimal. */
 const mean = (v: number | null): string => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(1));
