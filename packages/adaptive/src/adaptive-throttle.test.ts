@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { RequestNotPermittedError, systemClock, VirtualClock } from '@breakwater/core';
+import { BulkheadFullError, CallNotPermittedError, RequestNotPermittedError, systemClock, VirtualClock } from '@breakwater/core';
 import { deferred, flush } from '@breakwater/test-support';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -128,6 +128,16 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     await fail(t, Object.assign(new Error('not found'), { status: 404 }));
     await fail(t, Object.assign(new Error('unavailable'), { status: 503 }));
     expect(t.metrics).toMatchObject({ requests: 2, accepts: 1 });
+  });
+
+  it('a refusal by a Breakwater layer inside (a breaker, a bulkhead, a limiter) is taken back out of the counts: the backend never saw it', async () => {
+    const t = throttle({ isDrop: () => true });
+    await fail(t, new CallNotPermittedError('pg', 'OPEN'));
+    await fail(t, new BulkheadFullError('db'));
+    await fail(t, new RequestNotPermittedError('pg', 0));
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+    await fail(t, new Error('503'));
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 0 });
   });
 
   it('a caller that aborts while fn runs is rejected at once; the request is taken back out of the counts', async () => {

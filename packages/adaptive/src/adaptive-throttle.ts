@@ -1,4 +1,4 @@
-import { EventPublisher } from '@breakwater/core';
+import { BulkheadFullError, CallNotPermittedError, EventPublisher, RequestNotPermittedError } from '@breakwater/core';
 import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { callbackThrew, enterCall, follow, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { ADAPTIVE_THROTTLE_EVENT_TYPES, NO_FIELDS, type AdaptiveThrottleEvents, type AdaptiveThrottleMetrics } from './events.js';
@@ -244,9 +244,12 @@ export class AdaptiveThrottle implements Policy {
     }
   }
 
-  /** How a failed call ends: 1 a drop, 0 an accept (an error `isDrop` does not accept), 2 ignored (its caller aborted). */
+  /**
+   * How a failed call ends: 1 a drop, 0 an accept (an error `isDrop` does not accept), 2 ignored —
+   * its caller aborted, or a Breakwater layer inside refused it locally (the backend never saw it).
+   */
   #judge(error: unknown, signal: AbortSignal): 0 | 1 | 2 {
-    if (signal.aborted) return 2;
+    if (signal.aborted || isLocalRefusal(error)) return 2;
     const isDrop = this.#options.isDrop;
     try {
       return isDrop(error) === true ? 1 : 0;
@@ -276,4 +279,9 @@ export class AdaptiveThrottle implements Policy {
     if (outcome === 0) this.#window.countAccept();
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
   }
+}
+
+/** A refusal by a Breakwater layer (a breaker, a bulkhead, a rate or adaptive limiter, a throttle): the call never reached the backend. */
+function isLocalRefusal(error: unknown): boolean {
+  return error instanceof CallNotPermittedError || error instanceof BulkheadFullError || error instanceof RequestNotPermittedError;
 }
