@@ -71,7 +71,7 @@ const THROTTLE: readonly (readonly [string, string, (m: ObservedThrottle['metric
 
 /**
  * Every gauge and counter of docs/observability.md (all but the histograms — a breaker's calls, from
- * `observeCalls`, and its max; an adaptive limiter's round trips, from `callFinished` — which an
+ * `observeCalls`, and its max; an adaptive limiter's round trips, from its `observeCalls` — which an
  * exporter keeps itself), in the order they are published, with the values each takes from
  * the components' `metrics`, their state and their counted transitions.
  *

@@ -44,7 +44,7 @@ describe('adaptive limiter and throttle instruments (contract: docs/observabilit
     ]);
   });
 
-  it('registries of both kinds; a limiter bound once (one callFinished listener), its histogram made once, let go with the last add', async () => {
+  it('registries of both kinds; a limiter bound once (through observeCalls, no event listener), its histogram made once, let go with the last add', async () => {
     const { meter, metrics, collect } = exporter();
     everyAdaptiveRegistryWithOne((r) => metrics.add(r), 'backendA');
     expect(await collect(...LIMITER, 'breakwater.throttle.reject_ratio')).toEqual([
@@ -56,9 +56,10 @@ describe('adaptive limiter and throttle instruments (contract: docs/observabilit
     ]);
     const limiter = new AdaptiveLimiter('pg', { clock: newClock() });
     const on = vi.spyOn(limiter, 'on');
+    const observeCalls = vi.spyOn(limiter, 'observeCalls');
     const first = metrics.add(limiter);
     const second = metrics.add(limiter);
-    expect(on.mock.calls.map(([type]) => type)).toEqual(['callFinished']);
+    expect([observeCalls.mock.calls.length, on.mock.calls.length]).toEqual([1, 0]); // the per-call hook: no event object per call
     const histogram = vi.spyOn(meter, 'createHistogram');
     await limiter.execute(async () => 'ok');
     await limiter.execute(async () => 'ok');

@@ -89,7 +89,7 @@ class LimiterRtts implements RttRecorder {
  * `observeCalls` hook with attributes built once per breaker and kind; its transitions counted
  * from `stateTransition` events (`name`, `from`, `to`, `cause`); an adaptive limiter's round trips
  * in one histogram in seconds (`<prefix>.adaptive.rtt`, attribute `name`), fed by its
- * `callFinished` events.
+ * `observeCalls` hook (no event object; its `callFinished` events for a limiter without one).
  *
  * @example
  * ```ts

@@ -69,9 +69,10 @@ describe('adaptive limiter and throttle series (contract: docs/observability.md)
     );
     const limiter = new AdaptiveLimiter('pg', { clock: newClock() });
     const on = vi.spyOn(limiter, 'on');
+    const observeCalls = vi.spyOn(limiter, 'observeCalls');
     const first = metrics.add(limiter);
     const second = metrics.add(limiter);
-    expect(on.mock.calls.map(([type]) => type)).toEqual(['callFinished']);
+    expect([observeCalls.mock.calls.length, on.mock.calls.length]).toEqual([1, 0]); // the per-call hook: no event object per call
     await limiter.execute(async () => 'ok');
     expect(await scrape('breakwater_adaptive_rtt_seconds_count')).toEqual([
       'breakwater_adaptive_rtt_seconds_count{name="pg"} 1',

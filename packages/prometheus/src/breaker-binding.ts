@@ -45,7 +45,7 @@ export class CallCells implements CallRecorder {
 
 /**
  * An adaptive limiter's round-trip histogram child, bound once; observe's
- * `AdaptiveLimiterObservation` feeds it from the limiter's `callFinished` events.
+ * `AdaptiveLimiterObservation` feeds it from the limiter's `observeCalls` hook (no event object).
  */
 export class RttCell implements RttRecorder {
   readonly cell: CallCell;

@@ -31,7 +31,7 @@ const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
  * names (contract: docs/observability.md). Gauges and counters are read from each component's `metrics` when Prometheus
  * scrapes; only the histograms observe per call: a breaker's call durations, through its
  * `observeCalls` hook and a histogram child bound once per breaker and kind, and an adaptive
- * limiter's round trips, through its `callFinished` events and a child bound once per limiter.
+ * limiter's round trips, through its `observeCalls` hook and a child bound once per limiter.
  *
  * @example
  * ```ts
