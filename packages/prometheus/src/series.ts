@@ -49,12 +49,17 @@ const histogramNames = (metric: string, buckets: readonly number[]): HistogramNa
   bounds: buckets.map(String),
 });
 
-/** One histogram child's samples: `_bucket` (cumulative, `le`), `_sum` and `_count`, with `labels`. */
-function cellSamples(out: Sample[], h: HistogramNames, labels: Record<string, string>, cell: CallCell): void {
+/**
+ * One histogram child's samples: `_bucket` (cumulative, `le`), `_sum` and `_count`, labelled
+ * `name` (and `kind` when given): each label set written as a literal, no spread per sample.
+ */
+function cellSamples(out: Sample[], h: HistogramNames, name: string, kind: string | undefined, cell: CallCell): void {
+  const labels = kind === undefined ? { name } : { name, kind };
   let cumulative = 0;
   for (let i = 0; i < cell.counts.length; i++) {
     cumulative += cell.counts[i]!;
-    out.push({ labels: { ...labels, le: h.bounds[i] ?? '+Inf' }, value: cumulative, metricName: h.bucket });
+    const le = h.bounds[i] ?? '+Inf';
+    out.push({ labels: kind === undefined ? { name, le } : { name, kind, le }, value: cumulative, metricName: h.bucket });
   }
   out.push({ labels, value: cell.sum, metricName: h.sum });
   out.push({ labels, value: cell.count, metricName: h.count });
@@ -67,7 +72,7 @@ function callSamples(snapshot: Snapshot, h: HistogramNames): Sample[] {
     const calls = binding?.calls;
     if (calls === undefined) continue;
     const name = labelValue(c.name);
-    for (const kind of CALL_KINDS) cellSamples(out, h, { name, kind }, calls.cells[kind]);
+    for (const kind of CALL_KINDS) cellSamples(out, h, name, kind, calls.cells[kind]);
   }
   return out;
 }
@@ -77,7 +82,7 @@ function rttSamples(snapshot: Snapshot, h: HistogramNames): Sample[] {
   const out: Sample[] = [];
   for (const { c, binding } of snapshot.adaptiveLimiters) {
     const rtts = binding?.rtts;
-    if (rtts !== undefined) cellSamples(out, h, { name: labelValue(c.name) }, rtts.cell);
+    if (rtts !== undefined) cellSamples(out, h, labelValue(c.name), undefined, rtts.cell);
   }
   return out;
 }
