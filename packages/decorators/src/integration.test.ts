@@ -3,7 +3,8 @@
 // Breakwater, however many calls and layers; none once they have ended", and "a caller's abort
 // rejects the call at once with the signal's reason".
 import { getEventListeners } from 'node:events';
-import { onAbort, VirtualClock, type CallContext } from '@breakwater/core';
+import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
+import { onAbort, RequestNotPermittedError, VirtualClock, type CallContext } from '@breakwater/core';
 import { Bulkhead } from '@breakwater/bulkhead';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { RateLimiter } from '@breakwater/rate-limiter';
@@ -50,7 +51,13 @@ function work(i: number) {
 
 interface Variant {
   readonly name: string;
-  readonly build: () => { pipeline: Pipeline; bulkhead?: Bulkhead };
+  readonly build: () => { pipeline: Pipeline; bulkhead?: Bulkhead; adaptive?: AdaptiveLimiter };
+}
+
+/** Nothing held or waiting once every call has ended: the bulkhead's slots, the adaptive limiter's places. */
+function nothingHeld({ bulkhead, adaptive }: { bulkhead?: Bulkhead; adaptive?: AdaptiveLimiter }): void {
+  if (bulkhead) expect(bulkhead.metrics).toEqual({ availableConcurrentCalls: 5, maxAllowedConcurrentCalls: 5, waitingCalls: 0 });
+  if (adaptive) expect(adaptive.metrics).toMatchObject({ limit: 5, inFlight: 0, waiting: 0, rejected: 0 });
 }
 
 const retry = (): Retry => new Retry('pg', { maxAttempts: 3, waitDuration: 10, clock });
@@ -79,11 +86,34 @@ const VARIANTS: readonly Variant[] = [
         .withTimeLimiter(timeLimiter()),
     }),
   },
+  {
+    name: 'AdaptiveThrottle (steady) → Retry → AdaptiveLimiter (a limit of 5, the others queued) → CircuitBreaker → TimeLimiter',
+    build: () => {
+      const adaptive = new AdaptiveLimiter('pg', {
+        algorithm: { name: 'fixed', limit: 5, onSample: () => 5 },
+        window: false,
+        maxWaitDuration: 60_000,
+        clock,
+      });
+      // A throttle in its steady state: 100 requests answered, all accepted. (A fresh one would refuse
+      // much of a burst of 50: none of them is answered yet when the others are counted.)
+      const throttle = new AdaptiveThrottle('pg', { clock });
+      for (let i = 0; i < 100; i++) throttle.tryAcquire()?.onAccepted();
+      const pipeline = decorate()
+        .withThrottle(throttle)
+        .withRetry(retry())
+        .withAdaptiveLimiter(adaptive)
+        .withCircuitBreaker(breaker())
+        .withTimeLimiter(timeLimiter());
+      expect(pipeline.warnings).toEqual([]);
+      return { adaptive, pipeline };
+    },
+  },
 ];
 
 describe(`${CALLS} concurrent calls sharing one caller signal`, () => {
   it.each(VARIANTS)('$name: at most one abort listener on it while they run, none after, no MaxListenersExceededWarning', async ({ build }) => {
-    const { pipeline, bulkhead } = build();
+    const { pipeline, ...held } = build();
     const caller = new AbortController();
     let settled = 0;
     const calls = Array.from({ length: CALLS }, (_, i) => pipeline.execute(work(i), { signal: caller.signal }).finally(() => settled++));
@@ -98,11 +128,11 @@ describe(`${CALLS} concurrent calls sharing one caller signal`, () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
     expect(maxListenersWarnings()).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
-    if (bulkhead) expect(bulkhead.metrics).toEqual({ availableConcurrentCalls: 5, maxAllowedConcurrentCalls: 5, waitingCalls: 0 });
+    nothingHeld(held);
   });
 
   it.each(VARIANTS)('$name: aborting rejects all of them at once with the reason', async ({ build }) => {
-    const { pipeline, bulkhead } = build();
+    const { pipeline, ...held } = build();
     const caller = new AbortController();
     const outcomes: unknown[] = [];
     const calls = Array.from({ length: CALLS }, (_, i) =>
@@ -121,7 +151,7 @@ describe(`${CALLS} concurrent calls sharing one caller signal`, () => {
     await Promise.all(calls);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
     await clock.advance(2000); // whatever was still running in the background ends; nothing is left behind
-    if (bulkhead) expect(bulkhead.metrics).toEqual({ availableConcurrentCalls: 5, maxAllowedConcurrentCalls: 5, waitingCalls: 0 });
+    nothingHeld(held);
     expect(maxListenersWarnings()).toEqual([]);
   });
 });
@@ -180,5 +210,38 @@ describe('a rate limiter and an OPEN breaker', () => {
     const errors = await Promise.all([1, 2, 3].map(() => pipeline.execute(() => 'ok').catch((e: Error) => e.name)));
     expect(errors).toEqual(['CallNotPermittedError', 'CallNotPermittedError', 'CallNotPermittedError']);
     expect(limiter.metrics.availablePermissions).toBe(2);
+  });
+});
+
+// What THROTTLE_INSIDE_RETRY warns of, on the real policies: written the wrong way round, the
+// throttle's local refusal is retried (each attempt one more request, the caller kept waiting);
+// the right way round, the operation is refused once, at once.
+describe('a throttle and a retry', () => {
+  it('throttle inside the retry: every attempt is refused and counted, and the caller waits through the retry', async () => {
+    let draw = 0.99;
+    const throttle = new AdaptiveThrottle('api', { random: () => draw, clock });
+    await throttle.execute(() => 'ok');
+    for (let i = 0; i < 3; i++) await throttle.execute(() => Promise.reject(new Error('503'))).catch(() => {});
+    draw = 0;
+    const pipeline = decorate().withRetry(retry()).withThrottle(throttle);
+    expect(pipeline.warnings.map((w) => w.code)).toEqual(['THROTTLE_INSIDE_RETRY']);
+    const fn = vi.fn(() => 'sent');
+    const call = pipeline.execute(fn).catch((e: unknown) => e);
+    await clock.advance(20); // the retry's two waits of 10 ms
+    expect(await call).toBeInstanceOf(RequestNotPermittedError);
+    expect(fn).not.toHaveBeenCalled();
+    expect(throttle.metrics).toMatchObject({ requests: 7, accepts: 1, rejected: 3 });
+  });
+
+  it('throttle outside the retry: one request, refused at once', async () => {
+    let draw = 0.99;
+    const throttle = new AdaptiveThrottle('api', { random: () => draw, clock });
+    await throttle.execute(() => 'ok');
+    for (let i = 0; i < 3; i++) await throttle.execute(() => Promise.reject(new Error('503'))).catch(() => {});
+    draw = 0;
+    const pipeline = decorate().withThrottle(throttle).withRetry(retry());
+    expect(pipeline.warnings).toEqual([]);
+    await expect(pipeline.execute(() => 'sent')).rejects.toBeInstanceOf(RequestNotPermittedError);
+    expect(throttle.metrics).toMatchObject({ requests: 5, accepts: 1, rejected: 1 });
   });
 });
