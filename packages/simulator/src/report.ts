@@ -136,6 +136,7 @@ export interface Counts {
    * when none succeeded; with `--seeds`, the mean over the seeds. Optional: added by the engine.
    */
   readonly latencyP50Ms?: number | null;
+  /** The 99th percentile of the same latencies, ms (as `latencyP50Ms`). */
   readonly latencyP99Ms?: number | null;
 }
 
