@@ -1,5 +1,5 @@
 import { BulkheadFullError, CallNotPermittedError, EventPublisher, RequestNotPermittedError } from '@breakwater/core';
-import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import type { AnyEventOf, CallContext, Clock, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { callbackThrew, enterCall, follow, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { ADAPTIVE_THROTTLE_EVENT_TYPES, NO_FIELDS, type AdaptiveThrottleEvents, type AdaptiveThrottleMetrics } from './events.js';
 import { refusal } from './refusal.js';
@@ -79,6 +79,10 @@ export class AdaptiveThrottle implements Policy {
   readonly #options: ResolvedAdaptiveThrottleConfig;
   readonly #source: string;
   readonly #window: ThrottleWindow;
+  // Read on every call: kept here, one field away.
+  readonly #clock: Clock;
+  readonly #k: number;
+  readonly #maxRejectRatio: number;
 
   constructor(
     readonly name: string,
@@ -88,6 +92,9 @@ export class AdaptiveThrottle implements Policy {
     this.#options = c;
     this.#source = `AdaptiveThrottle '${name}'`;
     this.#window = new ThrottleWindow(c.window, c.clock.now());
+    this.#clock = c.clock;
+    this.#k = c.k;
+    this.#maxRejectRatio = c.maxRejectRatio;
     this.#events = new EventPublisher(name, c.clock, this.#source, ADAPTIVE_THROTTLE_EVENT_TYPES);
   }
 
@@ -219,11 +226,10 @@ export class AdaptiveThrottle implements Policy {
    * in, or -1 when it is rejected locally (`callRejected`).
    */
   #admit(): number {
-    const now = this.#options.clock.now();
     const window = this.#window;
-    window.advance(now);
-    const p = window.ratio(this.#options.k, this.#options.maxRejectRatio);
-    const bucket = window.countRequest(now);
+    window.advance(this.#clock.now());
+    const p = window.ratio(this.#k, this.#maxRejectRatio);
+    const bucket = window.countRequest();
     if (p > 0 && this.#draw() < p) {
       window.countRejected();
       this.#lastRatio = p;

@@ -67,16 +67,16 @@ export class ThrottleWindow {
   /** `min(cap, max(0, (requests − k·accepts) / (requests + 1)))` over the window as it is. */
   ratio(k: number, cap: number): number {
     const requests = this.#totalRequests;
-    const p = (requests - k * this.#totalAccepts) / (requests + 1);
-    return p <= 0 ? 0 : Math.min(p, cap);
+    const excess = requests - k * this.#totalAccepts;
+    return excess <= 0 ? 0 : Math.min(excess / (requests + 1), cap);
   }
 
-  /** Counts a request at `now`; returns its bucket's index (for {@link uncount}). */
-  countRequest(now: number): number {
-    const index = this.advance(now);
-    this.#requests[index % THROTTLE_BUCKETS]!++;
+  /** Counts a request in the current bucket (move the window first); returns its bucket's index (for {@link uncount}). */
+  countRequest(): number {
+    const head = this.#head;
+    this.#requests[head % THROTTLE_BUCKETS]!++;
     this.#totalRequests++;
-    return index;
+    return head;
   }
 
   /** Counts, in the current bucket, that the request just counted was rejected locally. */
