@@ -1,5 +1,5 @@
 import { EventPublisher } from '@breakwater/core';
-import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
+import type { AnyEventOf, CallContext, Clock, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
 import { describeValue, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { Admissions } from './admissions.js';
 import { CallEnds } from './call-ends.js';
@@ -45,6 +45,8 @@ export class AdaptiveLimiter implements Policy {
   readonly #views = new Map<string, AdaptivePartitionPolicy>();
   readonly #observers: CallObservers;
   readonly #admissions: Admissions;
+  /** Read twice a call: one field away. */
+  readonly #clock: Clock;
 
   constructor(
     readonly name: string,
@@ -53,6 +55,7 @@ export class AdaptiveLimiter implements Policy {
     const c = resolveAdaptiveLimiterConfig(name, config);
     this.#options = c;
     this.#source = `AdaptiveLimiter '${name}'`;
+    this.#clock = c.clock;
     this.#names = Object.keys(c.partitions);
     this.#observers = new CallObservers(this.#source);
     const feed = new LimitFeed(this.#source, c.algorithm);
@@ -285,7 +288,7 @@ export class AdaptiveLimiter implements Policy {
   /** Runs `fn` in the slot just taken; its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures). */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number): Promise<T> {
     const ends = this.#ends;
-    const start = this.#options.clock.now();
+    const start = this.#clock.now();
     const inFlight = this.#slots.inFlight;
     const signal = ctx.signal;
     let value: T | PromiseLike<T>;
@@ -309,7 +312,7 @@ export class AdaptiveLimiter implements Policy {
   }
 
   #token(lane: number): LimiterToken {
-    return new LimiterToken(this.#names[lane], lane, this.#options.clock.now(), this.#slots.inFlight, this.#settle);
+    return new LimiterToken(this.#names[lane], lane, this.#clock.now(), this.#slots.inFlight, this.#settle);
   }
 
   /** Bound once: a token's end. */
