@@ -21,6 +21,10 @@ export interface ChartConfiguration {
   readonly windowFill: (number | null)[];
   /** Index into {@link ChartData.states}; null where this configuration has no bucket. */
   readonly state: (number | null)[];
+  /** The median latency of the requests that succeeded in each bucket, ms (null: none, or a report without it). */
+  readonly latencyP50: (number | null)[];
+  /** An adaptive limiter's limit at each bucket's end; null for a pipeline without one. */
+  readonly limit: (number | null)[] | null;
 }
 
 /** What the page's charts are drawn from. */
@@ -43,6 +47,10 @@ export interface ChartData {
   readonly sameRequests: boolean;
   /** Best first (the ranking's order; the run order with one configuration). */
   readonly configurations: ChartConfiguration[];
+  /** Whether any configuration has latencies (the latency chart is drawn). */
+  readonly hasLatency: boolean;
+  /** The backend's capacity at each bucket's end (null: unlimited), when a phase gives one; else null (the traffic is the same for every configuration). */
+  readonly capacity: (number | null)[] | null;
 }
 
 // The breaker's states in the order the timeline's key lists them, and their colours there.
@@ -127,8 +135,11 @@ export function chartData(report: SimulationReport): ChartData {
       slowCallRate: aligned(s, s.slowCallRate, roundOrNull),
       windowFill: aligned(s, s.windowFill, (v) => round(v * 100)),
       state: aligned(s, s.state, (v) => stateIndex.get(v) ?? null),
+      latencyP50: aligned(s, s.latencyP50Ms ?? [], roundOrNull),
+      limit: s.limit === undefined ? null : aligned(s, s.limit, round),
     };
   });
+  const withCapacity = configs.find((c) => c.series.capacity !== undefined)?.series;
   const first = configurations[0];
   return {
     x,
@@ -140,6 +151,8 @@ export function chartData(report: SimulationReport): ChartData {
     stateColors: states.map((s) => STATE_COLORS[s] ?? OTHER_STATE_COLOR),
     sameRequests: configurations.every((c) => c.requests.every((v, i) => v === first?.requests[i])),
     configurations,
+    hasLatency: configs.some((c) => (c.series.latencyP50Ms ?? []).some((v) => v !== null)),
+    capacity: withCapacity === undefined ? null : aligned(withCapacity, withCapacity.capacity!, roundOrNull),
   };
 }
 

@@ -53,8 +53,17 @@ function folded(data: ChartData): Html | false {
   return html`<p class="note" id="folded">The last point also holds what happened up to ${formatClock(data.foldedUntilSeconds * 1000)} (${formatMs(data.foldedUntilSeconds * 1000)}): answers that came long after the traffic, folded into it; its values are per second over its whole width.</p>`;
 }
 
+/** Charts a report has only with their data: latencies (a report made by an older version has none), an adaptive limit. */
+const LATENCY_CHART = ['latency', 'Median latency', 'of the requests that succeeded in each bucket, ms, from arrival to answer'] as const;
+const LIMIT_CHART = [
+  'adaptive-limit',
+  "Adaptive limit against the backend's capacity",
+  "each adaptive limiter's limit at the end of each bucket; the backend's capacity (calls served at once) in grey",
+] as const;
+
 function charts(data: ChartData): Html {
-  const figures = CHARTS.map(
+  const shown = [...CHARTS, ...(data.hasLatency ? [LATENCY_CHART] : []), ...(data.configurations.some((c) => c.limit !== null) ? [LIMIT_CHART] : [])];
+  const figures = shown.map(
     ([id, title, caption], n) =>
       html`${n > 0 && '\n'}<figure><figcaption>${title} <span>— ${caption}</span></figcaption>${id === 'timeline' && stateKey(data)}<div class="chart" data-chart="${id}"></div></figure>`,
   );

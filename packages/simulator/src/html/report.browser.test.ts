@@ -196,6 +196,33 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
     expect(blocked).toEqual([]);
   }, 60_000);
 
+  it('a report with latencies and an adaptive limiter draws two more charts: the median latency, and the limit against the capacity', async () => {
+    const scenario = parseScenario(
+      `
+pipelines:
+  bulkhead 50: [{ bulkhead: { maxConcurrentCalls: 50 } }]
+  adaptive: [{ adaptiveLimiter: { window: { minWindowTime: 100ms, maxWindowTime: 100ms } } }]
+traffic:
+  phases:
+    - { name: full, duration: 10s, rate: 2500, latency: 40ms, capacity: 50 }
+    - { name: halved, duration: 10s, rate: 2500, capacity: 25 }
+`,
+      'adaptive.yml',
+    );
+    const { page, errors } = await visit(context, renderHtml(simulate(scenario)), 'adaptive.html');
+    expect(await page.evaluate(() => document.documentElement.dataset['charts'])).toBe(String(CHARTS.length + 2));
+    const charts = await drawnCharts(page);
+    expect(charts.map((c) => c.chart)).toEqual([...CHARTS, 'latency', 'adaptive-limit']);
+    for (const c of charts.slice(-2)) expect(c.inked, c.chart).toBeGreaterThan(0);
+    const limit = charts.at(-1)!;
+    expect(limit.labels.some((l) => l === 'backend capacity')).toBe(true);
+    expect(limit.labels.some((l) => l.endsWith(' adaptive'))).toBe(true);
+    expect(limit.labels.some((l) => l.endsWith(' bulkhead 50'))).toBe(false); // a pipeline without a limiter has no line there
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('shows hostile names as text in the browser: no element, no script, no dialog from them', async () => {
     const names = ['<script>alert(1)</script>', '</script><img src=x onerror=alert(1)>', '<!-- \u2028 & "x"'];
     const { page, errors } = await visit(context, renderHtml(reportFixture({ names, scenarioName: '<img src=x onerror=alert(2)>' })), 'hostile.html');
@@ -287,7 +314,7 @@ describe.skipIf(!available && !CI)('the HTML report in headless Chromium', () =>
           .map((row) => row.querySelector('.u-label')?.textContent ?? ''),
       })),
     );
-    expect(legends).toHaveLength(CHARTS.length);
+    expect(legends.map((l) => l.chart)).toEqual([...CHARTS, 'latency']); // a simulated report has latencies; no adaptive limiter here
     for (const l of legends) {
       expect(l.legend, l.chart).toBeLessThanOrEqual(l.plot);
       for (const [i, name] of report.ranking.entries()) expect(l.shown.includes(`#${i + 1} ${name}`), `${l.chart}: #${i + 1}`).toBe(i < 6);

@@ -4,11 +4,11 @@
 // uPlot's legend (textContent) and the canvas (fillText): never as HTML.
 // It expects a `<script type="application/json" id="report-data">` holding ChartData and one
 // `<div data-chart="…">` per chart (timeline, failure-rate, slow-call-rate, rejected, failed,
-// window-fill). When every chart is drawn it sets `data-charts` on `<html>` to their count.
+// window-fill; latency and adaptive-limit when the report has them). When every chart is drawn it sets `data-charts` on `<html>` to their count.
 import type { ChartConfiguration, ChartData } from '../chart-data.js';
 
 type Values = (number | null)[];
-type SeriesKey = 'failureRate' | 'slowCallRate' | 'rejected' | 'failed' | 'windowFill';
+type SeriesKey = 'failureRate' | 'slowCallRate' | 'rejected' | 'failed' | 'windowFill' | 'latencyP50';
 type ThresholdKey = 'failureRateThreshold' | 'slowCallRateThreshold';
 type Range = (u: uPlot, min: number, max: number) => uPlot.Range.MinMax;
 interface Line {
@@ -266,6 +266,12 @@ linesChart('slow-call-rate', 'slow calls %', upTo100, [...perConfiguration('slow
 linesChart('rejected', 'per second', fromZero, [...requestsBackdrop(), ...perConfiguration('rejected', '/s', 1)]);
 linesChart('failed', 'per second', fromZero, [...requestsBackdrop(), ...perConfiguration('failed', '/s', 1)]);
 linesChart('window-fill', 'window fill %', upTo100, perConfiguration('windowFill', ' %', 0));
+linesChart('latency', 'p50 latency ms', fromZero, perConfiguration('latencyP50', ' ms', 1));
+const capacity = data.capacity ? [line('backend capacity', '#9a9a9a', data.capacity, { width: 2, dash: [6, 4], value: unit('', 0) })] : [];
+const limits = drawOrder
+  .filter((c) => c.limit !== null)
+  .map((c) => line(labelOf(c), c.color, c.limit!, c.highlighted ? { value: unit('', 0) } : { value: unit('', 0), width: 1 }, !c.highlighted));
+if (limits.length) linesChart('adaptive-limit', 'concurrent calls', fromZero, [...capacity, ...limits]);
 
 let resizing: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
