@@ -61,6 +61,11 @@ describe('withAdaptiveLimiter', () => {
     expect(permitted).toEqual(['batch', 'batch']);
     expect(inPartition).toHaveBeenCalledTimes(1);
     expect(decorate().withAdaptiveLimiter(l, {}).describe()).toBe("AdaptiveLimiter 'pg' → fn");
+    // A partition view given as the limiter, or through with(), prints its partition the same way.
+    const critical = l.inPartition('critical');
+    expect(decorate().withAdaptiveLimiter(critical).describe()).toBe("AdaptiveLimiter 'pg' (partition critical) → fn");
+    expect(decorate().with(critical).describe()).toBe("AdaptiveLimiter 'pg' (partition critical) → fn");
+    expect(decorate().with(critical).policies).toEqual([critical]);
     expect(decorate().withAdaptiveLimiter(l, { partition: undefined }).describe()).toBe("AdaptiveLimiter 'pg' → fn");
   });
 

@@ -41,6 +41,17 @@ export function layerLabel(kind: PolicyKind, name: string): string {
 }
 
 /**
+ * How `describe()` prints a layer's policy: {@link layerLabel}, and for an adaptive limiter's
+ * partition view (`limiter.inPartition('batch')`, whose `partition` is a string) the partition
+ * too: `AdaptiveLimiter 'pg' (partition batch)`, as `withAdaptiveLimiter(limiter, { partition })` prints it.
+ */
+export function policyLabel(policy: Policy): string {
+  const label = layerLabel(policy.kind, policy.name);
+  const partition = policy.kind === 'adaptiveLimiter' ? (policy as { readonly partition?: unknown }).partition : undefined;
+  return typeof partition === 'string' ? `${label} (partition ${partition})` : label;
+}
+
+/**
  * The kinds whose policy holds a slot (a bulkhead's permit, a pool's worker, an adaptive
  * limiter's place under its limit) while the call inside it runs: their layer keeps the slot
  * until `fn` really settles, even when the layers inside it have already given up on an abort

@@ -5,7 +5,7 @@
 import type { Policy } from '@breakwater/core';
 import { follow, invoke, isArgsAwareLayer, NEVER_ABORTED } from '@breakwater/core/internal';
 import type { LayerStep } from './chain.js';
-import { holdsASlot, layerLabel } from './kinds.js';
+import { holdsASlot, policyLabel } from './kinds.js';
 import type { LayerFacts } from './warnings.js';
 
 /** One layer of a pipeline: its policy, how `describe()` prints it, and the step it adds. */
@@ -14,11 +14,11 @@ export interface PipelineLayer extends LayerFacts {
 }
 
 /**
- * The layer of `policy`, printed as `label` (by default its kind and name). `runVia` is the
- * policy whose `execute` runs the call when it is not `policy` itself (a rate limiter's
- * `withPermits(n)` view).
+ * The layer of `policy`, printed as `label` (by default its kind and name, and an adaptive
+ * limiter view's partition). `runVia` is the policy whose `execute` runs the call when it is not
+ * `policy` itself (a rate limiter's `withPermits(n)` view, an adaptive limiter's `inPartition(p)`).
  */
-export function layerOf(policy: Policy, label = layerLabel(policy.kind, policy.name), runVia: Pick<Policy, 'execute'> = policy): PipelineLayer {
+export function layerOf(policy: Policy, label = policyLabel(policy), runVia: Pick<Policy, 'execute'> = policy): PipelineLayer {
   let step: LayerStep;
   if (runVia === policy && isArgsAwareLayer(policy)) step = (inner) => (fn, ctx, args) => policy.runLayer(inner, fn, ctx, args);
   else if (holdsASlot(policy.kind)) step = holdingStep(runVia);
