@@ -1,4 +1,5 @@
 import type { AdaptiveThrottle } from '@breakwater/adaptive';
+import { BulkheadFullError, CallNotPermittedError, RequestNotPermittedError } from '@breakwater/core';
 import type { Frame } from '../frame.js';
 import { CODE } from '../outcome-codes.js';
 import type { LayerDriver, LayerHost } from './driver.js';
@@ -8,19 +9,23 @@ import type { LayerDriver, LayerHost } from './driver.js';
  * is let through or rejected locally (`tryAcquire()`, drawing from the run's seeded random); when
  * the call below ends its token is settled as the throttle's `execute` settles it — accepted on
  * a result or an error its `isDrop` does not accept, rejected (by the backend) on one it does,
- * ignored when a time limiter above cancelled it.
+ * ignored when a time limiter above cancelled it or a Breakwater layer inside refused it (a
+ * breaker, a bulkhead, a rate or adaptive limiter: the backend never saw the call).
  */
 export class ThrottleDriver implements LayerDriver {
   readonly #throttle: AdaptiveThrottle;
   readonly #host: LayerHost;
   /** Whether each outcome code's error is the backend refusing the request. */
   readonly #drop: boolean[];
+  /** Whether each outcome code's error is a refusal by a layer inside (the throttle takes the request back out of its counts). */
+  readonly #local: boolean[];
 
   constructor(throttle: AdaptiveThrottle, host: LayerHost) {
     this.#throttle = throttle;
     this.#host = host;
     const isDrop = throttle.config.isDrop;
     this.#drop = host.errors.map((e) => e !== undefined && isDrop(e) === true);
+    this.#local = host.errors.map((e) => e instanceof CallNotPermittedError || e instanceof BulkheadFullError || e instanceof RequestNotPermittedError);
   }
 
   enter(frame: Frame): void {
@@ -33,7 +38,7 @@ export class ThrottleDriver implements LayerDriver {
   childEnded(frame: Frame, code: number): void {
     const token = frame.throttleToken!;
     frame.throttleToken = null;
-    if (frame.aborted) token.onIgnore();
+    if (frame.aborted || this.#local[code]) token.onIgnore();
     else if (code !== CODE.ok && this.#drop[code]) token.onRejected();
     else token.onAccepted();
     this.#host.complete(frame, code);
