@@ -19,7 +19,7 @@ export const LIMITS = {
   maxRequests: 1_000_000_000,
   /** Users of a closed-loop phase (each has a request in flight from the phase's start). */
   maxUsers: 100_000,
-  /** Events waiting at once (requests in flight, time-outs, retry waits, waits for a permit or a slot): about 1 KB each. */
+  /** Events waiting at once (requests in flight, time-outs, retry waits, waits for a permit, a slot or a server): about 1 KB each. */
   maxPending: 1_000_000,
   /** Any duration of the traffic (a phase, a pause, a latency, a think time, a bucket, a trace's span): 365 days. */
   maxDurationMs: 365 * DAY_MS,
