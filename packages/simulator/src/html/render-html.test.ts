@@ -75,6 +75,29 @@ describe('renderHtml', () => {
     }
   });
 
+  it('a run with latencies and an adaptive limiter: p50 and p99 per phase, the limit and the capacity in the chart data', () => {
+    const scenario = simulator.parseScenario(
+      `
+pipelines:
+  al: [{ adaptiveLimiter: { algorithm: { vegas: { initialLimit: 2, minLimit: 2, maxLimit: 2 } }, window: false } }]
+traffic: { phases: [{ name: only, duration: 1s, users: 4, requests: 4, latency: 40ms, capacity: 1 }] }
+`,
+      'adaptive.yml',
+    );
+    const html = renderHtml(simulator.simulate(scenario));
+    expect(html).toContain('<th title="median latency of the requests that succeeded">p50</th><th title="99th percentile">p99</th>');
+    // Limit 2 (no wait: the other two calls are refused), one server: the second waits 40 ms for it, so 40 and 80 ms.
+    expect(html).toContain('<td>40 ms</td><td>80 ms</td></tr>');
+    const data = dataBlock(html);
+    expect(data.hasLatency).toBe(true);
+    expect(data.configurations[0]!.limit!.slice(0, 3)).toEqual([2, 2, 2]);
+    expect(data.capacity!.slice(0, 3)).toEqual([1, 1, 1]);
+    // A report made by hand without them: no latency columns, no limit, no capacity.
+    const plain = renderHtml(reportFixture());
+    expect(plain).not.toContain('>p50</th>');
+    expect([dataBlock(plain).hasLatency, dataBlock(plain).capacity, dataBlock(plain).configurations[0]!.limit]).toEqual([false, null, null]);
+  });
+
   it('puts the chart data in a JSON block that parses back to the aligned series', () => {
     const data = dataBlock(html);
     expect(data).toEqual(chartData(report));

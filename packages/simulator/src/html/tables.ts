@@ -194,8 +194,11 @@ export function configurationsHtml(report: SimulationReport): Html {
  */
 export function configurationHtml(c: ConfigurationResult, index: number, color: string, rank?: number): Html {
   const unfinished = hasUnfinished([c.totals, ...c.phases]);
-  const phases = c.phases.map((p) => html`<tr><th scope="row">${p.name}</th>${countCells(p, unfinished)}</tr>`);
-  const total = html`<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}</tr>`;
+  // The latencies of the requests that succeeded, when the report has them (a run's does; one made by hand may not).
+  const latency = c.totals.latencyP50Ms !== undefined;
+  const latencyCells = (n: Counts) => latency && html`<td>${formatMs(n.latencyP50Ms ?? null)}</td><td>${formatMs(n.latencyP99Ms ?? null)}</td>`;
+  const phases = c.phases.map((p) => html`<tr><th scope="row">${p.name}</th>${countCells(p, unfinished)}${latencyCells(p)}</tr>`);
+  const total = html`<tr class="total"><th scope="row">total</th>${countCells(c.totals, unfinished)}${latencyCells(c.totals)}</tr>`;
   const changes = c.transitions.map(
     (t) => html`<tr><td>${formatClock(t.atMs)}</td><td><span class="state">${t.from}</span> → <span class="state">${t.to}</span></td><td>${t.cause}</td></tr>`,
   );
@@ -206,7 +209,7 @@ export function configurationHtml(c: ConfigurationResult, index: number, color: 
   return html`<section class="configuration" id="config-${index}"><h3>${swatch(color)}${rank !== undefined && `#${rank} `}${c.name}</h3>
 <p class="settings">${settingsText(c)}</p>
 <p class="note">Thresholds: failure rate ${trim(c.thresholds.failureRateThreshold, 2)} %, slow calls ${trim(c.thresholds.slowCallRateThreshold, 2)} %. ${openedText(c)}</p>
-<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}</tr></thead><tbody>${phases}${total}</tbody></table></div>
+<h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}${latency && html`<th title="median latency of the requests that succeeded">p50</th><th title="99th percentile">p99</th>`}</tr></thead><tbody>${phases}${total}</tbody></table></div>
 <h4>State changes</h4>${changesTable}</section>`;
 }
 
