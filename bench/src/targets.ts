@@ -67,13 +67,12 @@ export const TARGETS: readonly Target[] = [
   // the throttle counts a request and its outcome in a sliding window, as cheap as taking a permit.
   explained(
     overheadWithinFactorOf('14a', ADAPTIVE_CASES.limiter, ADAPTIVE_CASES.bulkhead, 2),
-    "Timing every call takes two clock readings (performance.now(), 64-83 ns each on this kvm-clock VM under load, measured in a tight loop), which alone exceed twice the bulkhead's whole overhead (+31-52 ns); an AdaptiveLimiter with a fixed limit and no window measured the same as two bare readings around the call, so the rest of its path costs little. The default window and Vegas added about 40-50 ns more (first measured from the sources at load 9-11).",
+    "Timing every call takes two clock readings (performance.now(), 64-85 ns each on this kvm-clock VM, measured in a tight loop at load 3-11), which alone exceed twice the bulkhead's whole overhead (+31-80 ns); an AdaptiveLimiter with a fixed limit and no window cost what two bare readings around the call cost, so the rest of its path is small.",
   ),
   explained(
     overheadWithinFactorOf('14b', ADAPTIVE_CASES.throttle, ADAPTIVE_CASES.rateLimiter, 1),
-    'Both read the clock once per call (the throttle since it counts an accept in the newest bucket it has seen). What the throttle does besides is its window: the bucket index computed twice per request (advance, then countRequest), the ratio (a division), and counts in plain arrays; three runs at load 7-9 from the sources measured +85-132 ns against +32-86 ns, a gap of 25-55 ns that moved with the machine.',
+    "Both read the clock once per call; the throttle's window also finds the request's bucket and computes the reject ratio. From the sources at load 3-9 the gap was 25-55 ns, and it moved with the machine's load more than with the code.",
   ),
-
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.
   // 11a is one acquire at a time, so a batch of one: one round trip each, and what is left of the
