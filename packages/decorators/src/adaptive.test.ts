@@ -194,4 +194,18 @@ describe('withThrottle', () => {
       new TypeError("withThrottle: expected a policy of kind 'throttle', got kind 'adaptiveLimiter' (AdaptiveLimiter 'pg')"),
     );
   });
+
+  it("outside an adaptive limiter: the limiter's refusal is taken back out of the throttle's counts (the backend never saw it)", async () => {
+    const throttle = new AdaptiveThrottle('api', { clock });
+    const l = limiter();
+    const pipeline = decorate().withThrottle(throttle).withAdaptiveLimiter(l);
+    expect(pipeline.warnings).toEqual([]);
+    const running = [pipeline.execute(deaf(clock, 10, 1)), pipeline.execute(deaf(clock, 10, 2))];
+    await clock.advance(0);
+    await expect(pipeline.execute(() => 3)).rejects.toBeInstanceOf(RequestNotPermittedError);
+    expect(throttle.metrics).toMatchObject({ requests: 2, accepts: 0, rejected: 0 });
+    await clock.advance(10);
+    await Promise.all(running);
+    expect(throttle.metrics).toMatchObject({ requests: 2, accepts: 2, rejectRatio: 0 });
+  });
 });
