@@ -196,7 +196,7 @@ describe('withThrottle', () => {
   });
 
   it("outside an adaptive limiter: the limiter's refusal is taken back out of the throttle's counts (the backend never saw it)", async () => {
-    const throttle = new AdaptiveThrottle('api', { clock });
+    const throttle = new AdaptiveThrottle('api', { random: () => 0.99, clock }); // above the cap of 0.9: it never refuses
     const l = limiter();
     const pipeline = decorate().withThrottle(throttle).withAdaptiveLimiter(l);
     expect(pipeline.warnings).toEqual([]);
