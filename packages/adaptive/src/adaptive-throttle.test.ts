@@ -140,6 +140,29 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toMatchObject({ requests: 1, accepts: 0 });
   });
 
+  it("a refusal by a layer inside is taken back out of its own request's bucket, with a signal or without", async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      clock = new VirtualClock();
+      const t = throttle();
+      clock.set(30_000); // bucket 5 of the 2-minute window that began at 0
+      await t.execute(() => Promise.reject(new BulkheadFullError('b')), signal === undefined ? undefined : { signal }).catch(() => {});
+      expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+      const token = t.tryAcquire()!;
+      token.onIgnore();
+      expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+    }
+    // Two calls at once without a signal (the second finds the first's handlers in use): each its own bucket.
+    const t = throttle();
+    clock.set(clock.now() + 30_000);
+    const first = deferred<string>();
+    const one = t.execute(() => first.promise);
+    clock.set(clock.now() + 30_000);
+    await t.execute(() => Promise.reject(new CallNotPermittedError('pg', 'OPEN'))).catch(() => {});
+    first.reject(new RequestNotPermittedError('pg', 0));
+    await one.catch(() => {});
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
   it('a caller that aborts while fn runs is rejected at once; the request is taken back out of the counts', async () => {
     const t = throttle();
     const ac = new AbortController();

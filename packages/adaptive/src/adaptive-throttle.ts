@@ -191,7 +191,23 @@ export class AdaptiveThrottle implements Policy {
       this.#end(this.#judge(error, signal), bucket);
       return Promise.reject(error);
     }
-    if (signal === NEVER_ABORTED) return follow(value).then(this.#succeeded, this.#failed) as Promise<T>; // no abort: no closure per call
+    if (signal === NEVER_ABORTED) {
+      if (this.#lentBucket < 0) {
+        // No abort, and the bound-once handlers free: lent to this call (its bucket kept), no closure.
+        this.#lentBucket = bucket;
+        return follow(value).then(this.#succeeded, this.#failed) as Promise<T>;
+      }
+      return follow(value).then(
+        (result) => {
+          this.#end(0, bucket);
+          return result;
+        },
+        (error: unknown) => {
+          this.#end(this.#judge(error, NEVER_ABORTED), bucket);
+          throw error;
+        },
+      );
+    }
     const outcome = follow(value).then(
       (result) => {
         this.#end(0, bucket);
@@ -265,14 +281,23 @@ export class AdaptiveThrottle implements Policy {
     }
   }
 
-  // Bound once: the ends of a call with no signal (it cannot be ignored, so its bucket is not needed).
+  // The ends of a call with no signal, built once and lent to one call at a time (so that a call
+  // made while none is in progress allocates no closure): the call that finds them free (-1) keeps
+  // its request's bucket here — a refusal by a layer inside takes the request back out of that
+  // bucket — and frees them when it settles; a call that finds them in use makes its own pair.
+  #lentBucket = -1;
+
   readonly #succeeded = (result: unknown): unknown => {
-    this.#end(0, 0);
+    const bucket = this.#lentBucket;
+    this.#lentBucket = -1;
+    this.#end(0, bucket);
     return result;
   };
 
   readonly #failed = (error: unknown): never => {
-    this.#end(this.#judge(error, NEVER_ABORTED), 0);
+    const bucket = this.#lentBucket;
+    this.#lentBucket = -1;
+    this.#end(this.#judge(error, NEVER_ABORTED), bucket);
     throw error;
   };
 
