@@ -41,6 +41,35 @@ describe('AdaptiveLimiter — samples fed to the algorithm (contract: docs/adapt
     ]);
   });
 
+  it('calls handed slots at once (the limit grew while they waited) each carry the calls in flight at their own admission', async () => {
+    const algorithm = new RecordingAlgorithm(1);
+    algorithm.next.push(5);
+    const l = limiter({ algorithm, maxWaitDuration: '1s' });
+    const a = deferred();
+    const first = l.execute(() => a.promise);
+    const b = deferred();
+    const c = deferred();
+    const e = deferred();
+    const second = l.execute(() => b.promise);
+    const third = l.execute(() => c.promise);
+    const fourth = l.acquire();
+    const fifth = l.execute(() => e.promise);
+    expect(l.metrics.waiting).toBe(4);
+    await clock.advance(1);
+    a.resolve(); // its sample raises the limit to 5: its slot and four more go to the four waiters
+    await first;
+    await flush();
+    expect(l.inFlight).toBe(4);
+    await clock.advance(1);
+    b.resolve();
+    c.resolve();
+    (await fourth).onSuccess();
+    e.resolve();
+    await Promise.all([second, third, fifth]);
+    expect(algorithm.samples.map((s) => s.inFlight)).toEqual([1, 1, 2, 3, 4]); // A, then B, C, the token, E: handed over in that order
+    expect(algorithm.samples.map((s) => s.rtt)).toEqual([1, 1, 1, 1, 1]);
+  });
+
   it('limitChanged carries the previous and the new limit; the same limit publishes nothing', async () => {
     const algorithm = new RecordingAlgorithm(4);
     algorithm.next.push(5, 5, 3);

@@ -153,7 +153,7 @@ export class AdaptiveLimiter implements Policy {
     const lane = this.#lane(options);
     if (this.#slots.tryTake(lane)) {
       this.#admissions.permitted(lane, 0);
-      return this.#token(lane);
+      return this.#token(lane, this.#slots.inFlight);
     }
     this.#admissions.rejectedNow(lane);
     return null;
@@ -182,9 +182,9 @@ export class AdaptiveLimiter implements Policy {
     }
     const signal = ctx.signal;
     const wait = this.#slot(lane, signal);
-    if (wait === null) return Promise.resolve(this.#token(lane));
-    return wait.then(() => {
-      const token = this.#token(lane);
+    if (wait === null) return Promise.resolve(this.#token(lane, this.#slots.inFlight));
+    return wait.then((inFlight) => {
+      const token = this.#token(lane, inFlight);
       if (signal.aborted) {
         // Aborted between getting the slot and this continuation: give it back.
         token.onIgnore();
@@ -264,19 +264,22 @@ export class AdaptiveLimiter implements Policy {
     }
     const signal = ctx.signal;
     const wait = this.#slot(lane, signal);
-    if (wait === null) return this.#run(fn, ctx, lane);
-    return wait.then(() => {
+    if (wait === null) return this.#run(fn, ctx, lane, this.#slots.inFlight);
+    return wait.then((inFlight) => {
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
-        this.#token(lane).onIgnore();
+        this.#token(lane, inFlight).onIgnore();
         throw signal.reason;
       }
-      return this.#run(fn, ctx, lane);
+      return this.#run(fn, ctx, lane, inFlight);
     });
   }
 
-  /** A slot for a call of `lane`: `null` when taken now, else the wait for one (rejected at once when the call cannot wait). */
-  #slot(lane: number, signal: AbortSignal): Promise<void> | null {
+  /**
+   * A slot for a call of `lane`: `null` when taken now, else the wait for one, which resolves with
+   * the calls in flight at its hand-over (rejected at once when the call cannot wait).
+   */
+  #slot(lane: number, signal: AbortSignal): Promise<number> | null {
     if (this.#slots.tryTake(lane)) {
       this.#admissions.permitted(lane, 0);
       return null;
@@ -285,11 +288,13 @@ export class AdaptiveLimiter implements Policy {
     return refused === undefined ? this.#slots.wait(lane, signal, this.#options.maxWaitDuration) : Promise.reject(refused);
   }
 
-  /** Runs `fn` in the slot just taken; its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures). */
-  #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number): Promise<T> {
+  /**
+   * Runs `fn` in the slot just taken (`inFlight`: the calls in flight when it was, itself
+   * included); its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures).
+   */
+  #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number, inFlight: number): Promise<T> {
     const ends = this.#ends;
     const start = this.#clock.now();
-    const inFlight = this.#slots.inFlight;
     const signal = ctx.signal;
     let value: T | PromiseLike<T>;
     try {
@@ -311,8 +316,9 @@ export class AdaptiveLimiter implements Policy {
     return raceAbort(outcome, signal);
   }
 
-  #token(lane: number): LimiterToken {
-    return new LimiterToken(this.#names[lane], lane, this.#clock.now(), this.#slots.inFlight, this.#settle);
+  /** A token for the slot of `lane` just taken, with `inFlight` calls in flight when it was (itself included). */
+  #token(lane: number, inFlight: number): LimiterToken {
+    return new LimiterToken(this.#names[lane], lane, this.#clock.now(), inFlight, this.#settle);
   }
 
   /** Bound once: a token's end. */

@@ -23,7 +23,8 @@ interface QueuedCall extends Linked<QueuedCall> {
   /** Arrival order across lanes (FIFO: the smallest goes first; LIFO: the largest). */
   readonly seq: number;
   readonly since: number;
-  readonly resolve: () => void;
+  /** Settles the wait with the calls in flight once its slot was taken, itself included. */
+  readonly resolve: (inFlight: number) => void;
   readonly reject: (error: unknown) => void;
   timer: TimerHandle | undefined;
   holdsProcess: boolean;
@@ -111,11 +112,13 @@ export class Slots {
   }
 
   /**
-   * Waits, in `lane`, for a slot: at most `maxWaitMs` (then rejects with `refused`'s error), or
-   * until `signal` aborts (rejects with its reason). `signal` must not have aborted yet.
+   * Waits, in `lane`, for a slot: resolves with the calls in flight the moment it was handed
+   * the slot, itself included (later hand-overs of the same moment do not count); rejects after
+   * at most `maxWaitMs` (with `refused`'s error), or when `signal` aborts (with its reason).
+   * `signal` must not have aborted yet.
    */
-  wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
       const call: QueuedCall = {
         prev: null,
         next: null,
@@ -162,7 +165,7 @@ export class Slots {
       this.#inFlight++;
       this.#busy[call.lane]!++;
       this.#granted(call.lane, this.#clock.now() - call.since);
-      call.resolve();
+      call.resolve(this.#inFlight);
     }
   }
 
