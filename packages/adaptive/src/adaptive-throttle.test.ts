@@ -111,15 +111,48 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 
-  it('an accept is counted in the newest bucket the window has seen (never older than its request), without reading the clock', async () => {
+  it('an accept is counted in the bucket of its own request, without reading the clock: the two leave the window together', async () => {
     const t = throttle({ window: 2000 }); // buckets of 100 ms
     const work = deferred<string>();
     const call = t.execute(() => work.promise);
-    await clock.advance(150); // the call ends in the second bucket, but nothing moved the window there
+    await clock.advance(150); // the call ends in the second bucket
     work.resolve('ok');
     await call;
-    expect(t.metrics).toMatchObject({ requests: 1, accepts: 1 }); // this read moves the window to 150
+    expect(t.metrics).toMatchObject({ requests: 1, accepts: 1 });
     await clock.advance(1850); // 2000: bucket 0 leaves, with the request and its accept
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+  });
+
+  it('an accept and a request of the same instant give the same counts in either order', async () => {
+    const counts = async (acceptFirst: boolean) => {
+      clock = new VirtualClock();
+      const t = throttle({ window: 2000 }); // buckets of 100 ms
+      const early = t.tryAcquire()!; // bucket 0
+      await clock.advance(150);
+      if (acceptFirst) early.onAccepted();
+      const late = t.tryAcquire()!; // bucket 1
+      if (!acceptFirst) early.onAccepted();
+      const now = t.metrics;
+      await clock.advance(1850); // 2000: bucket 0 leaves
+      const later = t.metrics;
+      late.onAccepted();
+      return [now, later, t.metrics];
+    };
+    const expected = [
+      { requests: 2, accepts: 1, rejected: 0, rejectRatio: 0 },
+      { requests: 1, accepts: 0, rejected: 0, rejectRatio: 1 / 2 },
+      { requests: 1, accepts: 1, rejected: 0, rejectRatio: 0 },
+    ];
+    expect(await counts(true)).toEqual(expected);
+    expect(await counts(false)).toEqual(expected);
+  });
+
+  it('an accept whose request has left the window is not counted', async () => {
+    const t = throttle({ window: 2000 });
+    const token = t.tryAcquire()!;
+    await clock.advance(2000); // its bucket leaves
+    expect(t.metrics.requests).toBe(0);
+    token.onAccepted();
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 

@@ -304,10 +304,10 @@ export class AdaptiveThrottle implements Policy {
   /** Bound once: a token's end. */
   readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => this.#end(outcome, token.bucket);
 
-  /** A request's end: an accept counted in the newest bucket (0), a drop (1), or (2, ignored) its request, counted in `bucket`, taken back. */
+  /** A request's end, the request counted in `bucket`: an accept counted in that bucket too (0), a drop (1), or (2, ignored) the request taken back. */
   #end(outcome: 0 | 1 | 2, bucket: number): void {
     if (outcome === 2) return this.#window.uncount(bucket, this.#options.clock.now());
-    if (outcome === 0) this.#window.countAccept();
+    if (outcome === 0) this.#window.countAccept(bucket);
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
   }
 }

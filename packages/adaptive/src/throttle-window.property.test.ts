@@ -51,11 +51,15 @@ describe('ThrottleWindow against a model (fast-check)', () => {
                 w.countRejected();
                 log.push({ kind: 'reject', bucket: current, taken: false });
                 break;
-              case 'accept':
-                w.advance(now);
-                w.countAccept();
-                log.push({ kind: 'accept', bucket: current, taken: false });
+              case 'accept': {
+                // The accept of a request still open (it ends once: it can no longer be taken back), in its request's bucket.
+                if (requestBuckets.length === 0) break;
+                const [r] = requestBuckets.splice(e.pick % requestBuckets.length, 1);
+                if (e.dt % 2 === 0) w.advance(now); // with the window moved to now first, or not: the same counts
+                w.countAccept(r!.bucket);
+                log.push({ kind: 'accept', bucket: r!.bucket, taken: false });
                 break;
+              }
               case 'uncount': {
                 if (requestBuckets.length === 0) break;
                 const [r] = requestBuckets.splice(e.pick % requestBuckets.length, 1);

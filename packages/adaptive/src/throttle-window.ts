@@ -86,12 +86,16 @@ export class ThrottleWindow {
   }
 
   /**
-   * Counts an accept in the newest bucket the window has moved to (no clock reading: the
-   * throttle's calls end without one). That bucket is never older than the accept's own request's,
-   * so an accept never leaves the window before its request does.
+   * Counts an accept in the bucket of its own request, `index` (from {@link countRequest}), if that
+   * bucket is still in the window as last moved: an accept leaves the window with its request, and
+   * where it is counted depends on its request alone — not on whether the window was moved at the
+   * same instant before it (no clock reading: the throttle's calls end without one). An accept whose
+   * request's bucket has left is not counted (a bucket still in the window as last moved, but not
+   * at the accept's time, is emptied by the next move, as it would have been).
    */
-  countAccept(): void {
-    this.#accepts[this.#head % THROTTLE_BUCKETS]!++;
+  countAccept(index: number): void {
+    if (index <= this.#head - THROTTLE_BUCKETS) return;
+    this.#accepts[index % THROTTLE_BUCKETS]!++;
     this.#totalAccepts++;
   }
 
