@@ -1,6 +1,6 @@
 import { EventPublisher } from '@breakwater/core';
 import type { AnyEventOf, CallContext, Clock, EventOf, ExecuteOptions, Policy, PolicyFn } from '@breakwater/core';
-import { describeValue, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { describeValue, enterCall, follow, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { Admissions } from './admissions.js';
 import { CallEnds } from './call-ends.js';
 import { CallObservers, type AdaptiveCallObserver } from './call-observers.js';
@@ -290,19 +290,28 @@ export class AdaptiveLimiter implements Policy {
 
   /**
    * Runs `fn` in the slot just taken (`inFlight`: the calls in flight when it was, itself
-   * included); its outcome ends the slot once, when `fn` settles (no token: three numbers in the closures).
+   * included); its outcome ends the slot once, when `fn` settles.
    */
   #run<T>(fn: PolicyFn<T>, ctx: CallContext, lane: number, inFlight: number): Promise<T> {
-    const ends = this.#ends;
     const start = this.#clock.now();
     const signal = ctx.signal;
     let value: T | PromiseLike<T>;
     try {
       value = fn(ctx);
     } catch (error) {
+      const ends = this.#ends;
       ends.finish(lane, start, inFlight, ends.judge(error, signal));
       return Promise.reject(error);
     }
+    if (!this.#lent) {
+      this.#lent = true;
+      this.#lentLane = lane;
+      this.#lentStart = start;
+      this.#lentInFlight = inFlight;
+      this.#lentSignal = signal;
+      return raceAbort(follow(value).then(this.#succeeded, this.#failed) as Promise<T>, signal);
+    }
+    const ends = this.#ends;
     const outcome = follow(value).then(
       (result) => {
         ends.finish(lane, start, inFlight, 0);
@@ -315,6 +324,39 @@ export class AdaptiveLimiter implements Policy {
     );
     return raceAbort(outcome, signal);
   }
+
+  // The two ends of a call in `#run`, built once and lent to one call at a time (as Retry lends
+  // its handlers), so that a call made while none is running allocates no closure: the call that
+  // finds them free keeps its lane, start, in-flight count and signal here and frees them when
+  // `fn` settles (before its end runs: a listener may start another call); a call that finds them
+  // in use makes a pair of its own.
+  #lent = false;
+  #lentLane = 0;
+  #lentStart = 0;
+  #lentInFlight = 0;
+  #lentSignal: AbortSignal = NEVER_ABORTED;
+
+  readonly #succeeded = (result: unknown): unknown => {
+    const lane = this.#lentLane;
+    const start = this.#lentStart;
+    const inFlight = this.#lentInFlight;
+    this.#lent = false;
+    this.#lentSignal = NEVER_ABORTED;
+    this.#ends.finish(lane, start, inFlight, 0);
+    return result;
+  };
+
+  readonly #failed = (error: unknown): never => {
+    const lane = this.#lentLane;
+    const start = this.#lentStart;
+    const inFlight = this.#lentInFlight;
+    const signal = this.#lentSignal;
+    this.#lent = false;
+    this.#lentSignal = NEVER_ABORTED;
+    const ends = this.#ends;
+    ends.finish(lane, start, inFlight, ends.judge(error, signal));
+    throw error;
+  };
 
   /** A token for the slot of `lane` just taken, with `inFlight` calls in flight when it was (itself included). */
   #token(lane: number, inFlight: number): LimiterToken {

@@ -25,10 +25,25 @@ export interface CallEndsParts {
  * observers, the sample (maybe a new limit: `limitChanged`), then its slot back (and to a waiter).
  */
 export class CallEnds {
-  readonly #parts: CallEndsParts;
+  // The parts read at every call's end, each one field away.
+  readonly #source: string;
+  readonly #clock: Clock;
+  readonly #isDropOption: ((error: unknown) => boolean) | undefined;
+  readonly #names: readonly string[];
+  readonly #slots: Slots;
+  readonly #feed: LimitFeed;
+  readonly #events: EventPublisher<AdaptiveLimiterEvents>;
+  readonly #observers: CallObservers;
 
   constructor(parts: CallEndsParts) {
-    this.#parts = parts;
+    this.#source = parts.source;
+    this.#clock = parts.clock;
+    this.#isDropOption = parts.isDrop;
+    this.#names = parts.names;
+    this.#slots = parts.slots;
+    this.#feed = parts.feed;
+    this.#events = parts.events;
+    this.#observers = parts.observers;
   }
 
   /** What a failed call tells: a drop (1: a `TimeoutError` or what `isDrop` accepts), else nothing (2; always after its caller aborted). */
@@ -38,16 +53,17 @@ export class CallEnds {
 
   /** Ends a call of `lane` admitted at `start` with `inFlight` calls in flight: 0 a success, 1 a drop, 2 ignored. */
   finish(lane: number, start: number, inFlight: number, outcome: TokenOutcome): void {
-    const { clock, events, slots, observers, feed, names } = this.#parts;
-    const now = clock.now();
+    const now = this.#clock.now();
     const rtt = now - start;
     const didDrop = outcome === 1;
-    if (events.wants('callFinished')) events.emit('callFinished', { partition: names[lane], rtt, didDrop, ignored: outcome === 2 });
-    const notify = observers.notify;
+    const events = this.#events;
+    if (events.wants('callFinished')) events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop, ignored: outcome === 2 });
+    const notify = this.#observers.notify;
     if (notify !== undefined) notify(CALL_KINDS[outcome]!, rtt);
+    const slots = this.#slots;
     if (outcome !== 2) {
       const previous = slots.limit;
-      const limit = feed.sample(now, rtt, inFlight, didDrop);
+      const limit = this.#feed.sample(now, rtt, inFlight, didDrop);
       if (limit !== previous) {
         slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
         if (events.wants('limitChanged')) events.emit('limitChanged', { previous, limit });
@@ -58,12 +74,12 @@ export class CallEnds {
 
   #isDrop(error: unknown): boolean {
     if (error instanceof TimeoutError) return true;
-    const isDrop = this.#parts.isDrop;
+    const isDrop = this.#isDropOption;
     if (isDrop === undefined) return false;
     try {
       return isDrop(error) === true;
     } catch (thrown) {
-      callbackThrew(this.#parts.source, 'isDrop', isDrop, thrown, 'the error is not counted as a drop (no sample)');
+      callbackThrew(this.#source, 'isDrop', isDrop, thrown, 'the error is not counted as a drop (no sample)');
       return false;
     }
   }
