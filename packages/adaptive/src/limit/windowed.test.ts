@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
 import { aimd } from './aimd.js';
+import { sampleNumbersOf } from './sample-numbers.js';
 import { windowed } from './windowed.js';
 
 /** An algorithm that records what it is fed; its limit counts the samples. */
@@ -115,5 +117,31 @@ describe('windowed: options', () => {
   it('the algorithm must be one', () => {
     expect(() => windowed(null as never)).toThrow(new TypeError('windowed: algorithm must be a LimitAlgorithm (name, limit, onSample), got null'));
     expect(() => windowed({ name: 'x' } as never)).toThrow(TypeError);
+  });
+
+  it("fed numbers (the limiter's path, no object per call) it does what it does fed LimitSample objects (property)", () => {
+    const value = fc.oneof(fc.double({ min: 0, max: 50 }), fc.constantFrom(0, 0.05, Number.NaN, Infinity, -1));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ dt: fc.double({ min: 0, max: 300, noNaN: true }), rtt: value, inFlight: value, didDrop: fc.boolean() }), { maxLength: 80 }),
+        fc.record({ minWindowTime: fc.constantFrom(0, 100, 1000), windowSize: fc.constantFrom(1, 3, 10) }),
+        (steps, options) => {
+          const byObject = recorder();
+          const byNumbers = recorder();
+          const a = windowed(byObject, options);
+          const b = windowed(byNumbers, options);
+          const numbers = sampleNumbersOf(b)!;
+          expect(numbers).toBeTypeOf('function');
+          let at = 0;
+          for (const s of steps) {
+            at += s.dt;
+            expect(numbers(at, s.rtt, s.inFlight, s.didDrop)).toBe(a.onSample({ at, rtt: s.rtt, inFlight: s.inFlight, didDrop: s.didDrop }));
+          }
+          expect(byNumbers.fed).toEqual(byObject.fed);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(sampleNumbersOf(aimd())).toBeUndefined(); // a LimitAlgorithm of its own is fed objects
   });
 });

@@ -5,6 +5,7 @@
 import { ConfigReader, type Duration } from '@breakwater/core';
 import { describeValue } from '@breakwater/core/internal';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
+import { takesNumbers } from './sample-numbers.js';
 
 /**
  * Options of {@link windowed}. Defaults are Netflix's `WindowedLimit`.
@@ -63,40 +64,46 @@ export function windowed(algorithm: LimitAlgorithm, options?: WindowedOptions): 
   let maxInFlight = 0;
   let didDrop = false;
 
-  return {
-    name: algorithm.name,
-    get limit() {
-      return algorithm.limit;
+  // One call's sample as numbers (the limiter's path, no object per call) or read from a
+  // LimitSample (`onSample`): the same checks either way.
+  function add(sampleAt: unknown, rtt: unknown, inFlight: unknown, drop: boolean): number {
+    const timed = typeof rtt === 'number' && Number.isFinite(rtt) && rtt >= minRttThreshold;
+    if (!drop && !timed) return algorithm.limit;
+    // A time that is not one is read as the last time seen: it can neither open a window in the past nor close one early.
+    const at = typeof sampleAt === 'number' && Number.isFinite(sampleAt) ? sampleAt : lastAt;
+    lastAt = at;
+    if (count === 0) openedAt = at;
+    count++;
+    if (typeof inFlight === 'number' && Number.isFinite(inFlight) && inFlight > maxInFlight) maxInFlight = inFlight;
+    if (drop) didDrop = true;
+    else {
+      // A running mean, not a sum: huge rtts cannot overflow it to Infinity.
+      rttCount++;
+      rttMean += ((rtt as number) - rttMean) / rttCount;
+      if ((rtt as number) < minRtt) minRtt = rtt as number;
+    }
+    const span = Math.min(maxWindowTime, Math.max(minWindowTime, 2 * minRtt));
+    if (count < windowSize || at - openedAt < span) return algorithm.limit;
+    const summary: LimitSample = { at, rtt: rttCount > 0 ? rttMean : 0, inFlight: maxInFlight, didDrop };
+    count = 0;
+    rttMean = 0;
+    rttCount = 0;
+    minRtt = Infinity;
+    maxInFlight = 0;
+    didDrop = false;
+    return algorithm.onSample(summary);
+  }
+
+  return takesNumbers(
+    {
+      name: algorithm.name,
+      get limit() {
+        return algorithm.limit;
+      },
+      onSample(sample: LimitSample): number {
+        return add(sample.at, sample.rtt, sample.inFlight, sample.didDrop === true);
+      },
     },
-    onSample(sample: LimitSample): number {
-      const drop = sample.didDrop === true;
-      const rtt = sample.rtt;
-      const timed = typeof rtt === 'number' && Number.isFinite(rtt) && rtt >= minRttThreshold;
-      if (!drop && !timed) return algorithm.limit;
-      // A time that is not one is read as the last time seen: it can neither open a window in the past nor close one early.
-      const at = typeof sample.at === 'number' && Number.isFinite(sample.at) ? sample.at : lastAt;
-      lastAt = at;
-      if (count === 0) openedAt = at;
-      count++;
-      const inFlight = sample.inFlight;
-      if (typeof inFlight === 'number' && Number.isFinite(inFlight) && inFlight > maxInFlight) maxInFlight = inFlight;
-      if (drop) didDrop = true;
-      else {
-        // A running mean, not a sum: huge rtts cannot overflow it to Infinity.
-        rttCount++;
-        rttMean += (rtt - rttMean) / rttCount;
-        if (rtt < minRtt) minRtt = rtt;
-      }
-      const span = Math.min(maxWindowTime, Math.max(minWindowTime, 2 * minRtt));
-      if (count < windowSize || at - openedAt < span) return algorithm.limit;
-      const summary: LimitSample = { at, rtt: rttCount > 0 ? rttMean : 0, inFlight: maxInFlight, didDrop };
-      count = 0;
-      rttMean = 0;
-      rttCount = 0;
-      minRtt = Infinity;
-      maxInFlight = 0;
-      didDrop = false;
-      return algorithm.onSample(summary);
-    },
-  };
+    add,
+  );
 }
