@@ -191,22 +191,11 @@ export class AdaptiveThrottle implements Policy {
       this.#end(this.#judge(error, signal), bucket);
       return Promise.reject(error);
     }
-    if (signal === NEVER_ABORTED) {
-      if (this.#lentBucket < 0) {
-        // No abort, and the bound-once handlers free: lent to this call (its bucket kept), no closure.
-        this.#lentBucket = bucket;
-        return follow(value).then(this.#succeeded, this.#failed) as Promise<T>;
-      }
-      return follow(value).then(
-        (result) => {
-          this.#end(0, bucket);
-          return result;
-        },
-        (error: unknown) => {
-          this.#end(this.#judge(error, NEVER_ABORTED), bucket);
-          throw error;
-        },
-      );
+    if (this.#lentBucket < 0) {
+      // The bound-once handlers are free: lent to this call (its bucket and signal kept), no closure.
+      this.#lentBucket = bucket;
+      this.#lentSignal = signal;
+      return raceAbort(follow(value).then(this.#succeeded, this.#failed) as Promise<T>, signal);
     }
     const outcome = follow(value).then(
       (result) => {
@@ -281,23 +270,28 @@ export class AdaptiveThrottle implements Policy {
     }
   }
 
-  // The ends of a call with no signal, built once and lent to one call at a time (so that a call
-  // made while none is in progress allocates no closure): the call that finds them free (-1) keeps
-  // its request's bucket here — a refusal by a layer inside takes the request back out of that
-  // bucket — and frees them when it settles; a call that finds them in use makes its own pair.
+  // The two ends of a call, built once and lent to one call at a time (as Retry lends its
+  // handlers), so that a call made while none is in progress allocates no closure: the call that
+  // finds them free (-1) keeps its request's bucket (an accept is counted there, a refusal by a
+  // layer inside takes the request back out of it) and its signal here, and frees them when `fn`
+  // settles, before its end is counted; a call that finds them in use makes a pair of its own.
   #lentBucket = -1;
+  #lentSignal: AbortSignal = NEVER_ABORTED;
 
   readonly #succeeded = (result: unknown): unknown => {
     const bucket = this.#lentBucket;
     this.#lentBucket = -1;
+    this.#lentSignal = NEVER_ABORTED;
     this.#end(0, bucket);
     return result;
   };
 
   readonly #failed = (error: unknown): never => {
     const bucket = this.#lentBucket;
+    const signal = this.#lentSignal;
     this.#lentBucket = -1;
-    this.#end(this.#judge(error, NEVER_ABORTED), bucket);
+    this.#lentSignal = NEVER_ABORTED;
+    this.#end(this.#judge(error, signal), bucket);
     throw error;
   };
 
