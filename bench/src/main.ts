@@ -15,6 +15,7 @@ import { breakerRows } from './rows/breaker.js';
 import { exporterRows } from './rows/exporter.js';
 import { measureScrape } from './scrape.js';
 import { measureSimulator } from './simulator.js';
+import { measureAdaptiveScenario } from './adaptive-scenario.js';
 import { measureRedis } from './redis.js';
 import { bulkheadRows } from './rows/bulkhead.js';
 import { pipelineRows } from './rows/pipeline.js';
@@ -75,7 +76,9 @@ const scrape = withScrape ? [await measureScrape(10_000, check ? 1 : 3)] : [];
 const redis = only === undefined || only.includes('11') ? await measureRedis(check) : [];
 // Row 13: the simulator's engine, 1 h of 1 000 requests/s (a quarter of it for --check: judged as a rate).
 const simulator = only === undefined || only.includes('13') ? [measureSimulator(check ? 15 : 60, 1)] : [];
-const results: Results = { rows: measured, memory, scrape, redis, simulator };
+// Row 15: the adaptive limiter's targets on the scenario the repository ships (a quality, not a speed).
+const adaptiveScenario = only === undefined || only.includes('15') ? measureAdaptiveScenario() : undefined;
+const results: Results = { rows: measured, memory, scrape, redis, simulator, adaptiveScenario };
 
 const applicable = TARGETS.filter((t) => {
   try {

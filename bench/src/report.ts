@@ -1,6 +1,7 @@
 import { formatRedisMarkdown, formatRedisText } from './redis-report.js';
 import type { CaseResult, MemoryResult, Results, RowResult, Target, Verdict } from './results.js';
 import { formatSimulatorMarkdown, formatSimulatorText } from './simulator.js';
+import { formatAdaptiveScenarioMarkdown, formatAdaptiveScenarioText } from './adaptive-scenario.js';
 
 /** `target` with the reason it is missed, shown with a missed verdict. */
 export function explained(target: Target, note: string): Target {
@@ -263,6 +264,7 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
   }
   out.push(...formatRedisText(results.redis ?? []));
   out.push(...formatSimulatorText(results.simulator ?? []));
+  out.push(...formatAdaptiveScenarioText(results.adaptiveScenario));
   out.push('\nTargets');
   for (const v of verdicts) out.push(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.target} — ${v.detail}${v.note === undefined ? '' : `\n        why: ${v.note}`}`);
   return out.join('\n');
@@ -291,6 +293,7 @@ export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): 
   }
   out.push(...formatRedisMarkdown(results.redis ?? []));
   out.push(...formatSimulatorMarkdown(results.simulator ?? []));
+  out.push(...formatAdaptiveScenarioMarkdown(results.adaptiveScenario));
   out.push('### Targets', '', '| | target | measured |', '|---|---|---|');
   for (const v of verdicts) out.push(`| ${v.pass ? '✅ holds' : '❌ missed'} | ${v.target} | ${v.detail} |`);
   out.push('');

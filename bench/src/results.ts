@@ -51,6 +51,8 @@ export interface Results {
   readonly simulator?: readonly SimulatorResult[];
   /** Row 11: RedisRateLimiter against rate-limiter-flexible's RateLimiterRedis (see redis.ts). */
   readonly redis?: readonly RedisRowResult[];
+  /** Row 15: the adaptive limiter's targets on examples/scenarios/adaptive.yml (see adaptive-scenario.ts). */
+  readonly adaptiveScenario?: AdaptiveScenarioResult | undefined;
 }
 
 /** A target's verdict: whether it holds, and the figures it was judged on, in words. */
@@ -94,4 +96,28 @@ export interface RedisRowResult {
   readonly peerName: string;
   /** Where the server was (`REDIS_URL` or 127.0.0.1:6379). */
   readonly server: string;
+}
+
+/** One pipeline of row 15, per phase of the scenario. */
+export interface PipelineFigures {
+  readonly name: string;
+  readonly phases: readonly {
+    /** Successful requests per second over what the backend can serve in that phase. */
+    readonly goodputOfCapacity: number;
+    /** Latency of the successful requests, ms. */
+    readonly p50Ms: number;
+    readonly p99Ms: number;
+    readonly rejected: number;
+  }[];
+}
+
+/** Row 15: the adaptive limiter against static bulkheads on examples/scenarios/adaptive.yml. */
+export interface AdaptiveScenarioResult {
+  readonly id: string;
+  readonly title: string;
+  readonly pipelines: readonly PipelineFigures[];
+  /** Simulated seconds from the capacity's drop until the adaptive limit was within 1.5 × the new capacity (Infinity: never). */
+  readonly secondsToFollowDrop: number;
+  /** Wall time of the run, ms. */
+  readonly ms: number;
 }

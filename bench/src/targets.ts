@@ -1,3 +1,4 @@
+import { ADAPTIVE_SCENARIO_TARGETS } from './adaptive-scenario.js';
 import { ADAPTIVE_CASES } from './rows/adaptive.js';
 import { EXPORTER_CASES } from './rows/exporter.js';
 import { SHARED_CASES } from './rows/rate-limiter.js';
@@ -86,4 +87,6 @@ export const TARGETS: readonly Target[] = [
     redisAgainstPeer('11b', 1.0),
     'With 100 acquires in flight Breakwater sends them as one EVALSHA per tick (one TIME, one GET and one SET for the batch, about 0.3 µs of Redis per acquire after the first), where rate-limiter-flexible makes a round trip per acquire: 7-13x on this machine. A miss here means batching stopped working (count the EVALSHA calls).',
   ),
+  // Row 15 (issue 20): the adaptive limiter's targets on examples/scenarios/adaptive.yml.
+  ...ADAPTIVE_SCENARIO_TARGETS,
 ];
