@@ -195,9 +195,20 @@ export class AdaptiveThrottle implements Policy {
       // The bound-once handlers are free: lent to this call (its bucket and signal kept), no closure.
       this.#lentBucket = bucket;
       this.#lentSignal = signal;
-      return raceAbort(follow(value).then(this.#succeeded, this.#failed) as Promise<T>, signal);
+      const outcome = follow(value).then(this.#succeeded, this.#failed) as Promise<T>;
+      // Not through raceAbort without a signal: its closures' scope costs an allocation even when it returns at once.
+      return signal === NEVER_ABORTED ? outcome : raceAbort(outcome, signal);
     }
-    const outcome = follow(value).then(
+    return raceAbort(this.#followOwn(value, bucket, signal), signal);
+  }
+
+  /**
+   * The outcome of a call that found the lent ends in use, followed by a pair of its own (a
+   * function of its own: the variables its closures capture would otherwise be allocated on every
+   * call of `execute`).
+   */
+  #followOwn<T>(value: T | PromiseLike<T>, bucket: number, signal: AbortSignal): Promise<T> {
+    return follow(value).then(
       (result) => {
         this.#end(0, bucket);
         return result;
@@ -207,7 +218,6 @@ export class AdaptiveThrottle implements Policy {
         throw error;
       },
     );
-    return raceAbort(outcome, signal);
   }
 
   /**
