@@ -182,6 +182,7 @@ export {
   decorate,
   Fallback,
   Pipeline,
+  type AdaptiveLimiterLike,
   type FallbackEvents,
   type FallbackHandler,
   type FallbackMetrics,
@@ -190,6 +191,7 @@ export {
   type PipelineWarning,
   type PipelineWarningCode,
   type RateLimiterLike,
+  type WithAdaptiveLimiterOptions,
   type WithFallbackOptions,
 } from '@breakwater/decorators';
 
