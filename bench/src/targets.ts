@@ -68,11 +68,11 @@ export const TARGETS: readonly Target[] = [
   // the throttle counts a request and its outcome in a sliding window, as cheap as taking a permit.
   explained(
     overheadWithinFactorOf('14a', ADAPTIVE_CASES.limiter, ADAPTIVE_CASES.bulkhead, 2),
-    "Timing every call takes two clock readings (performance.now(), 64-85 ns each on this kvm-clock VM, measured in a tight loop at load 3-11), which alone exceed twice the bulkhead's whole overhead (+31-80 ns); an AdaptiveLimiter with a fixed limit and no window cost what two bare readings around the call cost, so the rest of its path is small.",
+    "Timing every call takes two clock readings (performance.now()) and a `then` that sees the call settle; the row's no-policy case — `await fn()` between two readings, the second in a `then`, nothing else — costs +108-111 ns over the floor in the same rounds, 2.9-3.2 × the bulkhead's whole overhead (+34-39 ns), so no limiter that times its calls can meet 2 ×. The limiter's own code (slots, the window, the events check) adds +25-29 ns on top of that case: +133-139 ns in all (three runs at load 3-6, after its per-call closures and sample object were taken out: 448 B allocated per call, from 736).",
   ),
   explained(
     overheadWithinFactorOf('14b', ADAPTIVE_CASES.throttle, ADAPTIVE_CASES.rateLimiter, 1),
-    "Both read the clock once per call; the throttle's window also finds the request's bucket and computes the reject ratio. From the sources at load 3-9 the gap was 25-55 ns, and it moved with the machine's load more than with the code.",
+    "The throttle must see each call's outcome (a `then`) to count its accept; the rate limiter need not. The row's no-policy case — one clock reading and that `then`, nothing else — costs what the rate limiter's whole overhead does (+60-69 ns against +63-64 ns in the same rounds), and the throttle's window (the request's bucket, the ratio, the accept) adds +18-24 ns on top: +84-87 ns in all (three runs at load 3-6; 400 B allocated per call, the rate limiter 440 B).",
   ),
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.
