@@ -314,3 +314,57 @@ describe('AdaptiveThrottle against a model (fast-check)', () => {
     );
   });
 });
+
+describe('AdaptiveThrottle: calls at once, settled in any order (fast-check)', () => {
+  it('each request, its accept and its taking back land in the bucket of its own request, with a signal or without', async () => {
+    type Call = { at: number; outcome: 'ok' | 'drop' | 'accepted error' | 'refused inside'; signal: boolean; abort: boolean };
+    const call: fc.Arbitrary<Call> = fc.record({
+      at: fc.integer({ min: 0, max: 3000 }),
+      outcome: fc.constantFrom('ok' as const, 'drop' as const, 'accepted error' as const, 'refused inside' as const),
+      signal: fc.boolean(),
+      abort: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(call, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+        fc.integer({ min: 0, max: 2500 }),
+        async (calls, order, after) => {
+          const clock = new VirtualClock();
+          const t = new AdaptiveThrottle('p', { clock, window: 2000, random: never, maxRejectRatio: 0.9, isDrop: (e) => e === 'drop' }); // buckets of 100 ms
+          const started = [...calls].sort((a, b) => a.at - b.at);
+          const running = started.map((c) => {
+            clock.set(Math.max(clock.now(), c.at));
+            const work = deferred<string>();
+            const ac = c.signal ? new AbortController() : undefined;
+            const done = t.execute(() => work.promise, ac === undefined ? undefined : { signal: ac.signal }).catch(() => {});
+            return { c, bucket: Math.floor(clock.now() / 100), work, ac, done };
+          });
+          // Settled in an order of the property's choosing, the clock moving on between them.
+          const pending = [...running];
+          for (let i = 0; pending.length > 0; i++) {
+            const pick = order[i % order.length]!;
+            const [r] = pending.splice(pick % pending.length, 1);
+            clock.set(clock.now() + (pick % 7) * 50); // 0-300 ms later: some requests' buckets leave the window meanwhile
+            if (r!.c.abort && r!.ac !== undefined) r!.ac.abort('bye');
+            const o = r!.c.outcome;
+            if (o === 'ok') r!.work.resolve('ok');
+            else r!.work.reject(o === 'drop' ? 'drop' : o === 'refused inside' ? new BulkheadFullError('b') : 'not found');
+            await r!.done;
+            await flush();
+          }
+          clock.set(clock.now() + after);
+          // The model: a request counts while its own bucket is in the window; an ignored one (refused inside,
+          // or failed after its caller aborted) never; an accept (a success, or an error isDrop does not accept) with its request.
+          const head = Math.floor(clock.now() / 100);
+          const inWindow = running.filter((r) => r.bucket > head - 20);
+          const ignored = (r: (typeof running)[number]) => r.c.outcome === 'refused inside' || (r.c.outcome !== 'ok' && r.c.abort && r.ac !== undefined);
+          const requests = inWindow.filter((r) => !ignored(r)).length;
+          const accepts = inWindow.filter((r) => !ignored(r) && (r.c.outcome === 'ok' || r.c.outcome === 'accepted error')).length;
+          expect(t.metrics).toEqual({ requests, accepts, rejected: 0, rejectRatio: Math.min(0.9, Math.max(0, (requests - 2 * accepts) / (requests + 1))) });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
