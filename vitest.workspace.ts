@@ -53,6 +53,12 @@ export default defineConfig({
   resolve: { conditions: ['@breakwater/source'] },
   ssr: { resolve: { conditions: ['@breakwater/source'] } },
   test: {
+    // Two workers on the 2-core machines we measure on and CI runs on (vitest's default is one fewer
+    // than the cores: a single worker, and the real-time suites' waits — Redis, child processes,
+    // Chromium — then overlap nothing). Transformed modules are cached on disk between runs
+    // (node_modules/.experimental-vitest-cache, keyed by content), so a warm run transforms only what changed.
+    maxWorkers: 2,
+    experimental: { fsModuleCache: true },
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     projects: dirs.flatMap((root) => {
       const name = root.replace(/^packages\//, '');
