@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -53,11 +54,11 @@ export default defineConfig({
   resolve: { conditions: ['@breakwater/source'] },
   ssr: { resolve: { conditions: ['@breakwater/source'] } },
   test: {
-    // Two workers on the 2-core machines we measure on and CI runs on (vitest's default is one fewer
-    // than the cores: a single worker, and the real-time suites' waits — Redis, child processes,
-    // Chromium — then overlap nothing). Transformed modules are cached on disk between runs
+    // At least two workers (vitest's default is one fewer than the cores: a single worker on the
+    // 2-core machines we measure on and CI runs on, and the real-time suites' waits — Redis, child
+    // processes, Chromium — then overlap nothing). Transformed modules are cached on disk between runs
     // (node_modules/.experimental-vitest-cache, keyed by content), so a warm run transforms only what changed.
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     experimental: { fsModuleCache: true },
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     projects: dirs.flatMap((root) => {
