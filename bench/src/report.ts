@@ -89,6 +89,51 @@ export function overheadWithinFactorOf(id: string, name: string, baseName: strin
   };
 }
 
+/** What a target takes out of a policy's overhead before judging it: the cost of `what`, measured as `withIt` − `withoutIt` in the same rounds. */
+export interface Excluded {
+  readonly what: string;
+  readonly withIt: string;
+  /** A reference case, or `'floor'` (the cost is then `withIt`'s whole overhead). */
+  readonly withoutIt: string;
+}
+
+/**
+ * Case `name`'s own cost — its overhead less the cost of what every implementation of it must
+ * do on this machine (`excluded`: reading the clock, seeing the outcome), measured in the same
+ * rounds — is at most `factor` × the overhead of `base` (a case name, or the row's best peer).
+ * The verdict shows the whole overhead too, so the literal comparison is never hidden.
+ */
+export function ownCostAtMost(id: string, name: string | 'judged Breakwater cases', base: string | 'best peer', factor: number, excluded: Excluded): Target {
+  const description = `row ${id}: ${name === 'judged Breakwater cases' ? "Breakwater's" : `${name}'s`} overhead less ${excluded.what} ≤ ${factor === 1 ? '' : `${factor} × `}${base === 'best peer' ? "the best peer's" : `${base}'s`}`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const find = (n: string) => r.cases.find((c) => c.name === n);
+      const baseCase = base === 'best peer' ? bestPeer(r) : find(base);
+      const withIt = find(excluded.withIt);
+      const withoutOverhead = excluded.withoutIt === 'floor' ? 0 : find(excluded.withoutIt) === undefined ? undefined : overhead(r, find(excluded.withoutIt)!);
+      const judged = name === 'judged Breakwater cases' ? judgedBreakwater(r) : [find(name)].filter((c) => c !== undefined);
+      if (baseCase === undefined || withIt === undefined || withoutOverhead === undefined || judged.length === 0) {
+        return { target: description, pass: false, detail: 'case not measured' };
+      }
+      const cost = Math.max(0, overhead(r, withIt) - withoutOverhead);
+      const allowed = factor * overhead(r, baseCase);
+      let pass = true;
+      const parts = judged.map((c) => {
+        const own = overhead(r, c) - cost;
+        pass &&= own <= allowed;
+        return `${c.name}: +${ns(own)} ns (+${ns(overhead(r, c))} ns in all)`;
+      });
+      return {
+        target: description,
+        pass,
+        detail: `${parts.join(', ')}; ${excluded.what} +${ns(cost)} ns; ${baseCase.name}: +${ns(overhead(r, baseCase))} ns (allowed ≤ ${ns(allowed)} ns)`,
+      };
+    },
+  };
+}
+
 /** Every judged Breakwater case of the row is at least `factor` × faster (ns per operation) than the best peer. */
 export function fasterBy(id: string, factor: number): Target {
   const description = `row ${id}: Breakwater ≥ ${factor}× faster than the best peer`;

@@ -4,6 +4,7 @@ import { PrometheusMetrics } from '@breakwater/prometheus';
 import { RateLimiter } from '@breakwater/rate-limiter';
 import { Registry } from 'prom-client';
 import { bw, floor, type Row } from '../harness.js';
+import { reference } from '../references.js';
 import { work } from '../work.js';
 
 /** The case names rows 14a and 14b judge against each other (no other library has these policies). */
@@ -13,34 +14,20 @@ export const ADAPTIVE_CASES = {
   bulkhead: 'Breakwater Bulkhead (semaphore), 20 slots',
   throttle: 'Breakwater AdaptiveThrottle.execute(fn) (k 2, 2 min window)',
   rateLimiter: 'Breakwater RateLimiter.execute(fn)',
-  /** No policy: the two clock readings every limiter call takes, and the `then` that sees it settle. */
-  timed: 'await fn() between two performance.now() readings, the second in a then (no policy: timing a call alone)',
-  /** No policy: the one clock reading every throttle call takes, and the `then` that sees its outcome. */
-  counted: 'await fn() after one performance.now() reading, seen by a then (no policy: reading the clock and seeing the outcome alone)',
 } as const;
-
-/** The identity and the rethrow of the no-policy cases' `then`, built once (as the policies bind theirs). */
-const rethrow = (error: unknown): never => {
-  throw error;
-};
-const passOn = <T>(value: T): T => value;
-const readThenPass = <T>(value: T): T => {
-  performance.now();
-  return value;
-};
 
 /**
  * Row 14a: one call at a time through an adaptive limiter with its defaults (Vegas through
  * Netflix's window, an initial limit of 20), beside the semaphore bulkhead of 20 slots (its
  * reference: the limiter does a bulkhead's work and also times every call and feeds the sample),
  * and the same limiter exported to Prometheus (shown: what its round-trip histogram adds per call,
- * through the limiter's `observeCalls` hook), and the call with no policy but the limiter's two
- * clock readings and its `then` (shown: the part of its overhead no code of the limiter can take
- * out, measured in the same rounds).
+ * through the limiter's `observeCalls` hook), and the no-policy references (references.ts): the
+ * call timed by two clock readings, and the call seen by a `then` — their difference is what
+ * timing a call costs on this machine, which the target takes out (targets.ts).
  * Row 14b: one call at a time through an adaptive throttle (it counts the request and its
  * accept in its window, and draws only when the reject ratio is above 0, which it never is
- * here), beside the rate limiter taking one permit (its reference), and the call with no policy
- * but the throttle's one clock reading and the `then` that sees the outcome (shown, likewise).
+ * here), beside the rate limiter taking one permit (its reference), and the call seen by a `then`
+ * with no policy (the throttle must see the outcome to count its accept; the rate limiter need not).
  */
 export function adaptiveRows(): Row[] {
   const limiter = new AdaptiveLimiter('bench');
@@ -58,14 +45,8 @@ export function adaptiveRows(): Row[] {
         bw(ADAPTIVE_CASES.limiter, () => limiter.execute(work)),
         bw(ADAPTIVE_CASES.bulkhead, () => bulkhead.execute(work), { informational: true }),
         bw(ADAPTIVE_CASES.observed, () => observed.execute(work), { informational: true }),
-        bw(
-          ADAPTIVE_CASES.timed,
-          () => {
-            performance.now();
-            return work().then(readThenPass, rethrow);
-          },
-          { informational: true },
-        ),
+        reference('timed'),
+        reference('seen'),
       ],
     },
     {
@@ -75,14 +56,7 @@ export function adaptiveRows(): Row[] {
       cases: [
         bw(ADAPTIVE_CASES.throttle, () => throttle.execute(work)),
         bw(ADAPTIVE_CASES.rateLimiter, () => rateLimiter.execute(work), { informational: true }),
-        bw(
-          ADAPTIVE_CASES.counted,
-          () => {
-            performance.now();
-            return work().then(passOn, rethrow);
-          },
-          { informational: true },
-        ),
+        reference('seen'),
       ],
     },
   ];

@@ -3,6 +3,7 @@ import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { circuitBreaker, ConsecutiveBreaker, CountBreaker, handleAll, SamplingBreaker } from 'cockatiel';
 import Opossum from 'opossum';
 import { bw, floor, peer, type Row } from '../harness.js';
+import { reference } from '../references.js';
 import { everyFourthFails, fail, swallow, work } from '../work.js';
 
 const HOUR = 3_600_000;
@@ -42,6 +43,8 @@ export function successRows(): Row[] {
         bw('Breakwater CircuitBreaker COUNT_BASED(100)', () => bwCount.execute(work)),
         peer('cockatiel CountBreaker(100)', () => ckCount.execute(work)),
         peer('opossum (timeout: false)', () => op.fire()),
+        reference('timed'),
+        reference('seen'),
       ],
     },
     {
