@@ -10,6 +10,7 @@ import {
   heapDoesNotGrow,
   overheadAtMost,
   overheadWithinFactorOf,
+  ownCostAtMost,
   scrapeAtMost,
   tableLines,
   withinRatio,
@@ -34,6 +35,30 @@ describe('median', () => {
 });
 
 describe('targets', () => {
+  it('own cost (rows 1a, 14a, 14b): the overhead less the measured cost of what every implementation does, against the base', () => {
+    const excluded = { what: 'two clock readings', withIt: 'timed', withoutIt: 'seen' };
+    const r = (policy: number, timed: number) =>
+      results([
+        row('1a', 50, [
+          ['bw', 'breakwater', policy],
+          ['ck', 'peer', 150], // +100
+          ['timed', 'breakwater', timed, true],
+          ['seen', 'breakwater', 75, true], // +25
+        ]),
+      ]);
+    // +160 in all, the readings +85 (timed +110 − seen +25): +75 of its own ≤ +100
+    const held = ownCostAtMost('1a', 'judged Breakwater cases', 'best peer', 1, excluded).judge(r(210, 160));
+    expect(held.pass).toBe(true);
+    expect(held.detail).toBe('bw: +75.0 ns (+160 ns in all); two clock readings +85.0 ns; ck: +100 ns (allowed ≤ 100 ns)');
+    // cheaper readings leave more of the overhead to the policy: +160 − 40 = +120 > +100
+    expect(ownCostAtMost('1a', 'judged Breakwater cases', 'best peer', 1, excluded).judge(r(210, 115)).pass).toBe(false);
+    // a cost against the floor (withoutIt 'floor'), a named base, a factor
+    const named = ownCostAtMost('1a', 'bw', 'ck', 0.5, { what: 'a then', withIt: 'seen', withoutIt: 'floor' });
+    expect(named.judge(r(125, 160)).pass).toBe(true); // +75 − 25 = +50 ≤ 50
+    expect(named.judge(r(126, 160)).pass).toBe(false);
+    expect(named.judge(results([row('1a', 50, [['bw', 'breakwater', 100]])])).detail).toBe('case not measured');
+  });
+
   it("exporter overhead (row 1c): observed minus unobserved, ≤ the fixed budget and ≤ factor × the peer exporter's", () => {
     const names = { unobserved: 'bw', observed: 'bw+exp', peerBare: 'op', peerObserved: ['op + op-exp', 'op + cheap'] };
     const r = (observed: number, peerObserved: number) =>
