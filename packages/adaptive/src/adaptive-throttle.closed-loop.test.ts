@@ -12,7 +12,7 @@ function seeded(seed: number): () => number {
 }
 
 describe('AdaptiveThrottle in a loop (Google SRE: the client sends about k × what the backend accepts)', () => {
-  it('against a backend that accepts 100 requests a second of the 300 offered, about 200 a second reach it', async () => {
+  it('against a backend that accepts 100 requests a second of the 300 offered, answering at once, about 200 a second reach it', async () => {
     const clock = new VirtualClock();
     const throttle = new AdaptiveThrottle('api', { clock, random: seeded(42) });
     const seconds = 360;
@@ -44,6 +44,42 @@ describe('AdaptiveThrottle in a loop (Google SRE: the client sends about k × wh
     const { requests, accepts, rejected, rejectRatio } = throttle.metrics;
     expect(requests).toBe(34_200); // 300 a second over the 114 s of the 19 full buckets and this one's start
     expect(rejected / requests).toBeCloseTo(rejectRatio, 1);
+    expect(rejectRatio).toBeCloseTo((requests - 2 * accepts) / (requests + 1), 12);
+    expect(clock.pendingTimers).toBe(0);
+  }, 60_000);
+
+  it('the same with every answer 50 ms late (15 calls in flight at any time, counted only when answered): still about 200 a second reach it', async () => {
+    const clock = new VirtualClock();
+    const throttle = new AdaptiveThrottle('api', { clock, random: seeded(42) });
+    const seconds = 360;
+    const reached = new Array<number>(seconds).fill(0);
+    const accepted = new Array<number>(seconds).fill(0);
+    const calls: Promise<unknown>[] = [];
+    let budget = 0; // one request per 10 ms is accepted as it arrives; the answer (success or 503) comes 50 ms later
+    for (let tick = 0; tick < seconds * 100; tick++) {
+      budget = 1;
+      const second = Math.floor(tick / 100);
+      for (let i = 0; i < 3; i++) {
+        const call = throttle.execute(() => {
+          reached[second]!++;
+          const ok = budget > 0;
+          if (ok) {
+            budget--;
+            accepted[second]!++;
+          }
+          return new Promise<void>((resolve, reject) => clock.setTimeout(() => (ok ? resolve() : reject(new Error('503'))), 50));
+        });
+        calls.push(call.catch(() => {}));
+      }
+      await clock.advance(10);
+    }
+    await clock.advance(50);
+    await Promise.all(calls);
+    const last = (xs: number[]) => xs.slice(seconds - 120).reduce((a, b) => a + b, 0) / 120;
+    expect(last(accepted)).toBeGreaterThan(90);
+    expect(last(reached) / last(accepted)).toBeGreaterThan(1.97);
+    expect(last(reached) / last(accepted)).toBeLessThan(2.05);
+    const { requests, accepts, rejectRatio } = throttle.metrics;
     expect(rejectRatio).toBeCloseTo((requests - 2 * accepts) / (requests + 1), 12);
     expect(clock.pendingTimers).toBe(0);
   }, 60_000);

@@ -36,7 +36,7 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(AdaptiveThrottle.of('x').name).toBe('x');
   });
 
-  it('the reject ratio is max(0, (requests − k·accepts) / (requests + 1)), each request counted before it is sent', async () => {
+  it('the reject ratio is max(0, (requests − k·accepts) / (requests + 1)), each request counted when it is answered', async () => {
     const t = throttle();
     const ratios: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -53,7 +53,7 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toMatchObject({ requests: 6, accepts: 3, rejectRatio: 0 });
   });
 
-  it('rejects locally with the probability drawn before the request is counted, and the rejection still counts as a request', async () => {
+  it('rejects locally with the probability of the counts so far, and a local rejection counts as a request at once', async () => {
     const draws = [0.49, 0.5, 0.7];
     const t = throttle({ random: () => draws.shift()! });
     const events: unknown[] = [];
@@ -76,6 +76,29 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
       { type: 'callRejected', name: 't', at: 0, rejectRatio: 2 / 3 },
       { type: 'callRejected', name: 't', at: 0, rejectRatio: 3 / 4 },
     ]);
+  });
+
+  it('a cold burst on a fresh throttle: 50 calls at once are all let through, none counted until answered', async () => {
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const t = throttle({ random });
+    const work = deferred<string>();
+    let reached = 0;
+    const calls = Array.from({ length: 50 }, () =>
+      t.execute(() => {
+        reached++;
+        return work.promise;
+      }),
+    );
+    const settled = Promise.allSettled(calls);
+    expect(reached).toBe(50);
+    expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
+    work.resolve('ok');
+    expect((await settled).map((r) => r.status)).toEqual(Array.from({ length: 50 }, () => 'fulfilled'));
+    expect(t.metrics).toEqual({ requests: 50, accepts: 50, rejected: 0, rejectRatio: 0 });
   });
 
   it('maxRejectRatio caps the ratio; 0 never rejects', async () => {
@@ -123,7 +146,7 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 
-  it('an accept and a request of the same instant give the same counts in either order', async () => {
+  it('an answer and a request let through at the same instant give the same counts in either order', async () => {
     const counts = async (acceptFirst: boolean) => {
       clock = new VirtualClock();
       const t = throttle({ window: 2000 }); // buckets of 100 ms
@@ -132,27 +155,29 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
       if (acceptFirst) early.onAccepted();
       const late = t.tryAcquire()!; // bucket 1
       if (!acceptFirst) early.onAccepted();
-      const now = t.metrics;
+      const now = t.metrics; // the late request is in flight: not counted
+      late.onRejected(); // answered: counted in bucket 1
+      const answered = t.metrics;
       await clock.advance(1850); // 2000: bucket 0 leaves
-      const later = t.metrics;
-      late.onAccepted();
-      return [now, later, t.metrics];
+      return [now, answered, t.metrics];
     };
     const expected = [
+      { requests: 1, accepts: 1, rejected: 0, rejectRatio: 0 },
       { requests: 2, accepts: 1, rejected: 0, rejectRatio: 0 },
       { requests: 1, accepts: 0, rejected: 0, rejectRatio: 1 / 2 },
-      { requests: 1, accepts: 1, rejected: 0, rejectRatio: 0 },
     ];
     expect(await counts(true)).toEqual(expected);
     expect(await counts(false)).toEqual(expected);
   });
 
-  it('an accept whose request has left the window is not counted', async () => {
+  it("an answer whose request's bucket has left the window is not counted, accepted or not", async () => {
     const t = throttle({ window: 2000 });
-    const token = t.tryAcquire()!;
-    await clock.advance(2000); // its bucket leaves
+    const accepted = t.tryAcquire()!;
+    const dropped = t.tryAcquire()!;
+    await clock.advance(2000); // their bucket leaves
     expect(t.metrics.requests).toBe(0);
-    token.onAccepted();
+    accepted.onAccepted();
+    dropped.onRejected();
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 
@@ -163,7 +188,7 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toMatchObject({ requests: 2, accepts: 1 });
   });
 
-  it('a refusal by a Breakwater layer inside (a breaker, a bulkhead, a limiter) is taken back out of the counts: the backend never saw it', async () => {
+  it('a refusal by a Breakwater layer inside (a breaker, a bulkhead, a limiter) is not counted: the backend never saw it', async () => {
     const t = throttle({ isDrop: () => true });
     await fail(t, new CallNotPermittedError('pg', 'OPEN'));
     await fail(t, new BulkheadFullError('db'));
@@ -173,7 +198,7 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toMatchObject({ requests: 1, accepts: 0 });
   });
 
-  it("a refusal by a layer inside is taken back out of its own request's bucket, with a signal or without", async () => {
+  it('a refusal by a layer inside is not counted, with a signal or without, alone or beside a call in progress', async () => {
     for (const signal of [undefined, new AbortController().signal]) {
       clock = new VirtualClock();
       const t = throttle();
@@ -196,12 +221,12 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
     expect(t.metrics).toEqual({ requests: 0, accepts: 0, rejected: 0, rejectRatio: 0 });
   });
 
-  it('a caller that aborts while fn runs is rejected at once; the request is taken back out of the counts', async () => {
+  it('a caller that aborts while fn runs is rejected at once; the request is not counted (a failure after the abort is not judged)', async () => {
     const t = throttle();
     const ac = new AbortController();
     const work = deferred<string>();
     const call = t.execute(() => work.promise, { signal: ac.signal }).catch((e: unknown) => e);
-    expect(t.metrics.requests).toBe(1);
+    expect(t.metrics.requests).toBe(0); // in flight
     ac.abort(new Error('bye'));
     expect(((await call) as Error).message).toBe('bye');
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
@@ -275,48 +300,64 @@ describe('AdaptiveThrottle — Google SRE client-side throttling (contract: docs
 });
 
 describe('AdaptiveThrottle against a model (fast-check)', () => {
-  it('every decision and count follows the formula over a seeded sequence of outcomes and draws', async () => {
+  it('every decision and count follows the formula over answered requests and local rejections, calls held in flight counted only when answered (seeded outcomes and draws)', async () => {
+    type Step = { draw: number; ok: boolean; hold: boolean; release: boolean };
+    const step: fc.Arbitrary<Step> = fc.record({
+      draw: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      ok: fc.boolean(),
+      hold: fc.boolean(),
+      release: fc.boolean(),
+    });
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ draw: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), ok: fc.boolean() }), { maxLength: 60 }),
-        fc.constantFrom(1, 1.5, 2),
-        fc.constantFrom(0.5, 0.9, 1),
-        async (steps, k, maxRejectRatio) => {
-          const draws = steps.map((s) => s.draw);
-          const t = new AdaptiveThrottle('m', { clock: new VirtualClock(), k, maxRejectRatio, random: () => draws.shift()! });
-          let requests = 0;
-          let accepts = 0;
-          let rejected = 0;
-          for (const step of steps) {
-            const p = Math.min(maxRejectRatio, Math.max(0, (requests - k * accepts) / (requests + 1)));
-            requests++;
-            const expectRejected = p > 0 && step.draw < p;
-            if (p === 0) draws.shift(); // no draw is made at a ratio of 0
-            const outcome = await t
-              .execute(() => (step.ok ? 'ok' : Promise.reject(new Error('x'))))
-              .then(
-                () => 'ok',
-                (e: unknown) => (e instanceof RequestNotPermittedError ? 'rejected' : 'failed'),
-              );
-            if (expectRejected) rejected++;
-            else if (step.ok) accepts++;
-            expect(outcome).toBe(expectRejected ? 'rejected' : step.ok ? 'ok' : 'failed');
-            expect(t.metrics).toEqual({
-              requests,
-              accepts,
-              rejected,
-              rejectRatio: Math.min(maxRejectRatio, Math.max(0, (requests - k * accepts) / (requests + 1))),
-            });
+      fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.constantFrom(1, 1.5, 2), fc.constantFrom(0.5, 0.9, 1), async (steps, k, maxRejectRatio) => {
+        const draws = steps.map((s) => s.draw);
+        const t = new AdaptiveThrottle('m', { clock: new VirtualClock(), k, maxRejectRatio, random: () => draws.shift()! });
+        const model = { requests: 0, accepts: 0, rejected: 0 };
+        const ratio = () => Math.min(maxRejectRatio, Math.max(0, (model.requests - k * model.accepts) / (model.requests + 1)));
+        const check = () => expect(t.metrics).toEqual({ ...model, rejectRatio: ratio() });
+        // Calls let through and held in flight: nothing counted until each is answered.
+        const held: { ok: boolean; work: ReturnType<typeof deferred<string>>; outcome: Promise<string> }[] = [];
+        const answer = async () => {
+          const h = held.shift()!;
+          if (h.ok) h.work.resolve('ok');
+          else h.work.reject(new Error('x'));
+          expect(await h.outcome).toBe(h.ok ? 'ok' : 'failed');
+          model.requests++;
+          if (h.ok) model.accepts++;
+          check();
+        };
+        const judge = (e: unknown) => (e instanceof RequestNotPermittedError ? 'rejected' : 'failed');
+        for (const s of steps) {
+          if (s.release && held.length > 0) await answer();
+          const p = ratio();
+          const expectRejected = p > 0 && s.draw < p;
+          if (p === 0) draws.shift(); // no draw is made at a ratio of 0
+          if (s.hold) {
+            const work = deferred<string>();
+            const outcome = t.execute(() => work.promise).then(() => 'ok', judge);
+            if (expectRejected) {
+              expect(await outcome).toBe('rejected');
+              model.requests++;
+              model.rejected++;
+            } else held.push({ ok: s.ok, work, outcome });
+          } else {
+            const outcome = await t.execute(() => (s.ok ? 'ok' : Promise.reject(new Error('x')))).then(() => 'ok', judge);
+            expect(outcome).toBe(expectRejected ? 'rejected' : s.ok ? 'ok' : 'failed');
+            model.requests++;
+            if (expectRejected) model.rejected++;
+            else if (s.ok) model.accepts++;
           }
-        },
-      ),
+          check();
+        }
+        while (held.length > 0) await answer();
+      }),
       { numRuns: 200 },
     );
   });
 });
 
 describe('AdaptiveThrottle: calls at once, settled in any order (fast-check)', () => {
-  it('each request, its accept and its taking back land in the bucket of its own request, with a signal or without', async () => {
+  it('each answered request and its accept land in the bucket of its own request; a call in flight, ignored or refused inside is not counted; with a signal or without', async () => {
     type Call = { at: number; outcome: 'ok' | 'drop' | 'accepted error' | 'refused inside'; signal: boolean; abort: boolean };
     const call: fc.Arbitrary<Call> = fc.record({
       at: fc.integer({ min: 0, max: 3000 }),
@@ -340,6 +381,18 @@ describe('AdaptiveThrottle: calls at once, settled in any order (fast-check)', (
             const done = t.execute(() => work.promise, ac === undefined ? undefined : { signal: ac.signal }).catch(() => {});
             return { c, bucket: Math.floor(clock.now() / 100), work, ac, done };
           });
+          // The model: a request counts once answered, while its own bucket is in the window; an ignored one (refused
+          // inside, or failed after its caller aborted) never; an accept (a success, or an error isDrop does not accept) with its request.
+          const answered = new Set<(typeof running)[number]>();
+          const ignored = (r: (typeof running)[number]) => r.c.outcome === 'refused inside' || (r.c.outcome !== 'ok' && r.c.abort && r.ac !== undefined);
+          const model = () => {
+            const head = Math.floor(clock.now() / 100);
+            const counted = running.filter((r) => answered.has(r) && !ignored(r) && r.bucket > head - 20);
+            const requests = counted.length;
+            const accepts = counted.filter((r) => r.c.outcome === 'ok' || r.c.outcome === 'accepted error').length;
+            return { requests, accepts, rejected: 0, rejectRatio: Math.min(0.9, Math.max(0, (requests - 2 * accepts) / (requests + 1))) };
+          };
+          expect(t.metrics).toEqual(model()); // all in flight: nothing counted
           // Settled in an order of the property's choosing, the clock moving on between them.
           const pending = [...running];
           for (let i = 0; pending.length > 0; i++) {
@@ -352,16 +405,11 @@ describe('AdaptiveThrottle: calls at once, settled in any order (fast-check)', (
             else r!.work.reject(o === 'drop' ? 'drop' : o === 'refused inside' ? new BulkheadFullError('b') : 'not found');
             await r!.done;
             await flush();
+            answered.add(r!);
+            if (pick % 2 === 0) expect(t.metrics).toEqual(model()); // read now (the window moved) or not until later
           }
           clock.set(clock.now() + after);
-          // The model: a request counts while its own bucket is in the window; an ignored one (refused inside,
-          // or failed after its caller aborted) never; an accept (a success, or an error isDrop does not accept) with its request.
-          const head = Math.floor(clock.now() / 100);
-          const inWindow = running.filter((r) => r.bucket > head - 20);
-          const ignored = (r: (typeof running)[number]) => r.c.outcome === 'refused inside' || (r.c.outcome !== 'ok' && r.c.abort && r.ac !== undefined);
-          const requests = inWindow.filter((r) => !ignored(r)).length;
-          const accepts = inWindow.filter((r) => !ignored(r) && (r.c.outcome === 'ok' || r.c.outcome === 'accepted error')).length;
-          expect(t.metrics).toEqual({ requests, accepts, rejected: 0, rejectRatio: Math.min(0.9, Math.max(0, (requests - 2 * accepts) / (requests + 1))) });
+          expect(t.metrics).toEqual(model());
         },
       ),
       { numRuns: 200 },

@@ -13,7 +13,11 @@ import { ThrottleWindow } from './throttle-window.js';
  * - `onAccepted()`: the backend accepted the request (a success, or an error of its own that is
  *   not an overload, e.g. a 404).
  * - `onRejected()`: the backend refused it (a 429, a 503, a time-out): it counts against the backend.
- * - `onIgnore()`: the request was never sent after all; it is taken out of the counts.
+ * - `onIgnore()`: the request was never sent after all (or its answer is not to be judged); it is
+ *   not counted.
+ *
+ * The request is counted (with its accept, if accepted) when the token is settled, in the bucket
+ * of the moment `tryAcquire` let it through; until then it is in flight and not counted.
  *
  * @example
  * ```ts
@@ -60,9 +64,12 @@ class ThrottleToken implements AdaptiveThrottleToken {
 
 /**
  * Google SRE's client-side throttling ("Handling Overload"): over a sliding window (2 minutes by
- * default) the client counts the requests it asked for and those the backend accepted, and
- * rejects a new request locally — before the backend is asked — with probability
- * `max(0, (requests − k·accepts) / (requests + 1))`, capped by `maxRejectRatio`. While the
+ * default) the client counts the requests whose outcome is known — answered by the backend, or
+ * rejected locally — and those the backend accepted, and rejects a new request locally — before
+ * the backend is asked — with probability `max(0, (requests − k·accepts) / (requests + 1))`,
+ * capped by `maxRejectRatio`. A request in flight is not counted until it is answered (in the
+ * bucket of its own start), so a cold burst on a fresh throttle is let through; a backend that
+ * never answers is not counted either — put a time limiter inside the throttle. While the
  * backend accepts more than one request in `k`, nothing is rejected; as it refuses more, the
  * client sheds its own load instead of sending requests that would fail. A local rejection is a
  * `RequestNotPermittedError` naming the reject ratio.
@@ -144,9 +151,9 @@ export class AdaptiveThrottle implements Policy {
   }
 
   /**
-   * Counts a request and draws: a token to settle with the backend's answer, or `null` when the
-   * throttle rejects the request locally (`callRejected`; it still counts as a request). The
-   * probability is the reject ratio before this request is counted. Never waits.
+   * Draws against the reject ratio now: a token to settle with the backend's answer (the request
+   * is counted then, in the bucket of this moment), or `null` when the throttle rejects the
+   * request locally (`callRejected`; counted at once as a request). Never waits.
    *
    * @example
    * ```ts
@@ -162,9 +169,10 @@ export class AdaptiveThrottle implements Policy {
 
   /**
    * Runs `fn` unless the throttle rejects it locally (a `RequestNotPermittedError` naming the
-   * reject ratio); its outcome is counted when it settles: a success, or an error `isDrop` does
-   * not accept, is an accept. A caller's signal that aborts while `fn` runs rejects the call at
-   * once (and its outcome, unless a success, is not counted). Never throws synchronously.
+   * reject ratio); the request is counted when `fn` settles, in the bucket of its start: a
+   * success, or an error `isDrop` does not accept, is an accept; a refusal by a Breakwater layer
+   * inside is not counted. A caller's signal that aborts while `fn` runs rejects the call at once
+   * (and its outcome, unless a success, is not counted). Never throws synchronously.
    *
    * @example
    * ```ts
@@ -237,16 +245,15 @@ export class AdaptiveThrottle implements Policy {
   #lastRatio = 0;
 
   /**
-   * Counts a request and draws against the ratio before it: the bucket the request was counted
-   * in, or -1 when it is rejected locally (`callRejected`).
+   * Draws against the ratio now: the bucket of this moment (where the request is counted when it
+   * is answered), or -1 when it is rejected locally (`callRejected`; counted at once).
    */
   #admit(): number {
     const window = this.#window;
-    window.advance(this.#clock.now());
+    const bucket = window.advance(this.#clock.now());
     const p = window.ratio(this.#k, this.#maxRejectRatio);
-    const bucket = window.countRequest();
     if (p > 0 && this.#draw() < p) {
-      window.countRejected();
+      window.countRefused();
       this.#lastRatio = p;
       if (this.#events.wants('callRejected')) this.#events.emit('callRejected', { rejectRatio: p });
       return -1;
@@ -282,8 +289,7 @@ export class AdaptiveThrottle implements Policy {
 
   // The two ends of a call, built once and lent to one call at a time (as Retry lends its
   // handlers), so that a call made while none is in progress allocates no closure: the call that
-  // finds them free (-1) keeps its request's bucket (an accept is counted there, a refusal by a
-  // layer inside takes the request back out of it) and its signal here, and frees them when `fn`
+  // finds them free (-1) keeps its request's bucket (its answer is counted there) and its signal here, and frees them when `fn`
   // settles, before its end is counted; a call that finds them in use makes a pair of its own.
   #lentBucket = -1;
   #lentSignal: AbortSignal = NEVER_ABORTED;
@@ -308,10 +314,10 @@ export class AdaptiveThrottle implements Policy {
   /** Bound once: a token's end. */
   readonly #settle = (token: ThrottleToken, outcome: 0 | 1 | 2): void => this.#end(outcome, token.bucket);
 
-  /** A request's end, the request counted in `bucket`: an accept counted in that bucket too (0), a drop (1), or (2, ignored) the request taken back. */
+  /** A request's end, the request let through in `bucket`: counted there with its accept (0), counted as a drop (1), or (2, ignored) not counted. */
   #end(outcome: 0 | 1 | 2, bucket: number): void {
-    if (outcome === 2) return this.#window.uncount(bucket, this.#options.clock.now());
-    if (outcome === 0) this.#window.countAccept(bucket);
+    if (outcome === 2) return;
+    this.#window.countAnswered(bucket, outcome === 0);
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', { accepted: outcome === 0 });
   }
 }

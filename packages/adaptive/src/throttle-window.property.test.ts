@@ -5,11 +5,11 @@ import { THROTTLE_BUCKETS, ThrottleWindow } from './throttle-window.js';
 // The bucketed window against a brute-force model: every event kept with its time, and the window
 // read as "the events whose bucket is one of the last 20 as of now".
 
-type Event = { readonly kind: 'request' | 'accept' | 'reject' | 'uncount'; readonly dt: number; readonly pick: number };
+type Event = { readonly kind: 'open' | 'answer' | 'refuse' | 'ignore'; readonly dt: number; readonly pick: number };
 
 const events: fc.Arbitrary<Event[]> = fc.array(
   fc.record({
-    kind: fc.constantFrom('request' as const, 'request' as const, 'accept' as const, 'reject' as const, 'uncount' as const),
+    kind: fc.constantFrom('open' as const, 'open' as const, 'answer' as const, 'answer' as const, 'refuse' as const, 'ignore' as const),
     dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 400 })),
     pick: fc.nat(),
   }),
@@ -17,7 +17,7 @@ const events: fc.Arbitrary<Event[]> = fc.array(
 );
 
 describe('ThrottleWindow against a model (fast-check)', () => {
-  it('counts requests, accepts and local rejections over the last 20 buckets, and its ratio is the formula over them', () => {
+  it('counts answered requests (with their accepts) in their own start bucket and local rejections at once, over the last 20 buckets; requests in flight or ignored are not counted; its ratio is the formula over them', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(100, 200, 2000),
@@ -27,49 +27,41 @@ describe('ThrottleWindow against a model (fast-check)', () => {
         events,
         (windowMs, origin, k, cap, script) => {
           const w = new ThrottleWindow(windowMs, origin);
-          const bucketMs = windowMs / THROTTLE_BUCKETS;
-          const bucketOf = (t: number) => Math.floor((t - origin) / bucketMs);
-          const log: { kind: 'request' | 'accept' | 'reject'; bucket: number; taken: boolean }[] = [];
-          const requestBuckets: { bucket: number; index: number }[] = [];
+          const bucketOf = (t: number) => Math.floor((t - origin) / (windowMs / THROTTLE_BUCKETS));
+          // The model: every count kept with the bucket it belongs to.
+          const log: { kind: 'request' | 'accept' | 'reject'; bucket: number }[] = [];
+          const open: number[] = []; // the start buckets of the requests in flight
           let now = origin;
           for (const e of script) {
             now += e.dt;
             const current = bucketOf(now);
             switch (e.kind) {
-              case 'request': {
-                w.advance(now);
-                const index = w.countRequest();
-                expect(index).toBe(current);
-                log.push({ kind: 'request', bucket: current, taken: false });
-                requestBuckets.push({ bucket: current, index: log.length - 1 });
+              case 'open':
+                expect(w.advance(now)).toBe(current); // a request let through: its bucket, nothing counted
+                open.push(current);
                 break;
-              }
-              case 'reject':
-                if (log.length === 0 || log[log.length - 1]!.kind !== 'request') break; // a rejection follows its request
+              case 'refuse':
                 w.advance(now);
-                if (bucketOf(now) !== log[log.length - 1]!.bucket) break; // in the throttle both happen at one instant
-                w.countRejected();
-                log.push({ kind: 'reject', bucket: current, taken: false });
+                w.countRefused();
+                log.push({ kind: 'request', bucket: current }, { kind: 'reject', bucket: current });
                 break;
-              case 'accept': {
-                // The accept of a request still open (it ends once: it can no longer be taken back), in its request's bucket.
-                if (requestBuckets.length === 0) break;
-                const [r] = requestBuckets.splice(e.pick % requestBuckets.length, 1);
+              case 'answer': {
+                // The answer of a request in flight (it ends once), in its request's bucket; accepted or not.
+                if (open.length === 0) break;
+                const [bucket] = open.splice(e.pick % open.length, 1);
+                const accepted = e.pick % 3 !== 0;
                 if (e.dt % 2 === 0) w.advance(now); // with the window moved to now first, or not: the same counts
-                w.countAccept(r!.bucket);
-                log.push({ kind: 'accept', bucket: r!.bucket, taken: false });
+                w.countAnswered(bucket!, accepted);
+                log.push({ kind: 'request', bucket: bucket! });
+                if (accepted) log.push({ kind: 'accept', bucket: bucket! });
                 break;
               }
-              case 'uncount': {
-                if (requestBuckets.length === 0) break;
-                const [r] = requestBuckets.splice(e.pick % requestBuckets.length, 1);
-                w.uncount(r!.bucket, now);
-                if (r!.bucket > current - THROTTLE_BUCKETS) log[r!.index]!.taken = true;
+              case 'ignore':
+                if (open.length > 0) open.splice(e.pick % open.length, 1); // never counted
                 break;
-              }
             }
             w.advance(now);
-            const inWindow = log.filter((x) => !x.taken && x.bucket > current - THROTTLE_BUCKETS);
+            const inWindow = log.filter((x) => x.bucket > current - THROTTLE_BUCKETS);
             const requests = inWindow.filter((x) => x.kind === 'request').length;
             const accepts = inWindow.filter((x) => x.kind === 'accept').length;
             expect(w.requests).toBe(requests);
@@ -85,10 +77,7 @@ describe('ThrottleWindow against a model (fast-check)', () => {
 
   it('is exact at the edges of a bucket: a count leaves the window 20 buckets after its own began', () => {
     const w = new ThrottleWindow(2000, 0); // buckets of 100 ms
-    for (const t of [0, 99, 100]) {
-      w.advance(t);
-      w.countRequest();
-    }
+    for (const t of [0, 99, 100]) w.countAnswered(w.advance(t), false);
     w.advance(1999);
     expect(w.requests).toBe(3);
     w.advance(2000); // bucket 20: bucket 0 (0–99 ms) leaves

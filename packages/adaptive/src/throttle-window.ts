@@ -9,9 +9,11 @@ export const THROTTLE_BUCKETS = 20;
  * `now()`), never read. Each method moves the window up to `now` first; time never goes back
  * (an earlier `now` counts in the newest bucket).
  *
- * `requests` counts every request the application asked for (before it is sent; those the
- * throttle rejected locally too), `accepts` those the backend accepted, `rejected` those the
- * throttle rejected.
+ * `requests` counts the requests whose outcome is known — those the backend answered (counted
+ * when the answer comes, in the bucket of the request's own start) and those the throttle
+ * rejected locally (at once) — `accepts` those the backend accepted, `rejected` those the
+ * throttle rejected. A request still in flight is not counted (Google SRE's history of answered
+ * requests: a cold burst is not refused for want of answers that cannot have come yet).
  */
 export class ThrottleWindow {
   readonly #origin: number;
@@ -71,41 +73,31 @@ export class ThrottleWindow {
     return excess <= 0 ? 0 : Math.min(excess / (requests + 1), cap);
   }
 
-  /** Counts a request in the current bucket (move the window first); returns its bucket's index (for {@link uncount}). */
-  countRequest(): number {
-    const head = this.#head;
-    this.#requests[head % THROTTLE_BUCKETS]!++;
+  /** Counts, in the current bucket (move the window first), a request the throttle rejected locally: a request and a local rejection. */
+  countRefused(): void {
+    const slot = this.#head % THROTTLE_BUCKETS;
+    this.#requests[slot]!++;
+    this.#rejected[slot]!++;
     this.#totalRequests++;
-    return head;
-  }
-
-  /** Counts, in the current bucket, that the request just counted was rejected locally. */
-  countRejected(): void {
-    this.#rejected[this.#head % THROTTLE_BUCKETS]!++;
     this.#totalRejected++;
   }
 
   /**
-   * Counts an accept in the bucket of its own request, `index` (from {@link countRequest}), if that
-   * bucket is still in the window as last moved: an accept leaves the window with its request, and
-   * where it is counted depends on its request alone — not on whether the window was moved at the
-   * same instant before it (no clock reading: the throttle's calls end without one). An accept whose
-   * request's bucket has left is not counted (a bucket still in the window as last moved, but not
-   * at the accept's time, is emptied by the next move, as it would have been).
+   * Counts a request the backend answered — and its accept, if `accepted` — in the bucket of the
+   * request's own start, `index` (from {@link advance} when it was let through), if that bucket is
+   * still in the window as last moved: a request and its accept leave the window together, and
+   * where they are counted depends on the request alone — not on whether the window was moved at
+   * the same instant before the answer (no clock reading: the throttle's calls end without one).
+   * An answer whose request's bucket has left is not counted (a bucket still in the window as last
+   * moved, but not at the answer's time, is emptied by the next move, as it would have been).
    */
-  countAccept(index: number): void {
+  countAnswered(index: number, accepted: boolean): void {
     if (index <= this.#head - THROTTLE_BUCKETS) return;
-    this.#accepts[index % THROTTLE_BUCKETS]!++;
-    this.#totalAccepts++;
-  }
-
-  /** Takes back a request counted in bucket `index` (a request never sent), if that bucket is still in the window at `now`. */
-  uncount(index: number, now: number): void {
-    const head = this.advance(now);
-    if (index <= head - THROTTLE_BUCKETS) return;
     const slot = index % THROTTLE_BUCKETS;
-    if (this.#requests[slot]! === 0) return;
-    this.#requests[slot]!--;
-    this.#totalRequests--;
+    this.#requests[slot]!++;
+    this.#totalRequests++;
+    if (!accepted) return;
+    this.#accepts[slot]!++;
+    this.#totalAccepts++;
   }
 }
