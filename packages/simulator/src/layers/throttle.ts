@@ -6,8 +6,9 @@ import type { LayerDriver, LayerHost } from './driver.js';
 
 /**
  * The real adaptive throttle (Google SRE's client-side throttling) through its token API: a call
- * is let through or rejected locally (`tryAcquire()`, drawing from the run's seeded random); when
- * the call below ends its token is settled as the throttle's `execute` settles it — accepted on
+ * is let through or rejected locally (`tryAcquire()`, drawing from the run's seeded random; a local
+ * rejection counts as a request at once); when the call below ends its token is settled as the
+ * throttle's `execute` settles it, the request counted then in the bucket of its start — accepted on
  * a result or an error its `isDrop` does not accept, rejected (by the backend) on one it does,
  * ignored when a time limiter above cancelled it or a Breakwater layer inside refused it (a
  * breaker, a bulkhead, a rate or adaptive limiter: the backend never saw the call).
@@ -17,7 +18,7 @@ export class ThrottleDriver implements LayerDriver {
   readonly #host: LayerHost;
   /** Whether each outcome code's error is the backend refusing the request. */
   readonly #drop: boolean[];
-  /** Whether each outcome code's error is a refusal by a layer inside (the throttle takes the request back out of its counts). */
+  /** Whether each outcome code's error is a refusal by a layer inside (the throttle does not count the request). */
   readonly #local: boolean[];
 
   constructor(throttle: AdaptiveThrottle, host: LayerHost) {
