@@ -99,7 +99,7 @@ export const ADAPTIVE_THROTTLE_EVENT_TYPES: readonly (keyof AdaptiveThrottleEven
  * ```
  */
 export interface AdaptiveThrottleMetrics {
-  /** Requests counted in the window (each before it is sent; those rejected locally too). */
+  /** Requests counted in the window: each answered one (in the bucket of its start), and each rejected locally. */
   readonly requests: number;
   /** Requests the backend accepted in the window. */
   readonly accepts: number;

@@ -195,7 +195,7 @@ describe('withThrottle', () => {
     );
   });
 
-  it("outside an adaptive limiter: the limiter's refusal is taken back out of the throttle's counts (the backend never saw it)", async () => {
+  it("outside an adaptive limiter: the limiter's refusal is not counted in the throttle's window (the backend never saw it)", async () => {
     const throttle = new AdaptiveThrottle('api', { random: () => 0.99, clock }); // above the cap of 0.9: it never refuses
     const l = limiter();
     const pipeline = decorate().withThrottle(throttle).withAdaptiveLimiter(l);
@@ -203,7 +203,7 @@ describe('withThrottle', () => {
     const running = [pipeline.execute(deaf(clock, 10, 1)), pipeline.execute(deaf(clock, 10, 2))];
     await clock.advance(0);
     await expect(pipeline.execute(() => 3)).rejects.toBeInstanceOf(RequestNotPermittedError);
-    expect(throttle.metrics).toMatchObject({ requests: 2, accepts: 0, rejected: 0 });
+    expect(throttle.metrics).toMatchObject({ requests: 0, accepts: 0, rejected: 0 }); // the two in flight are counted when answered
     await clock.advance(10);
     await Promise.all(running);
     expect(throttle.metrics).toMatchObject({ requests: 2, accepts: 2, rejectRatio: 0 });

@@ -80,11 +80,7 @@ function layerYaml(l: Value<typeof layer>): string {
       return `- bulkhead: { maxConcurrentCalls: ${l.max}, maxWaitDuration: ${f(l.waitMs)} }`;
     case 'adaptiveLimiter': {
       const window = l.window ? '{ minWindowTime: 50ms, maxWindowTime: 200ms, windowSize: 3 }' : 'false';
-      // With waiters the limit is fixed: when a grown limit hands two slots over at once, the library's
-      // tokens both record the calls in flight after both (the engine's, one after the other), and the
-      // algorithms read it. The queue (FIFO, LIFO, maxQueue, waits running out) is checked all the same.
-      const limits = l.waitMs > 0 ? `minLimit: ${l.initial}, maxLimit: ${l.initial}` : 'minLimit: 1, maxLimit: 8';
-      return `- adaptiveLimiter: { algorithm: ${l.algorithm}, initialLimit: ${l.initial}, ${limits}, maxWaitDuration: ${f(l.waitMs)}, queue: ${l.queue}, maxQueue: ${l.maxQueue}, window: ${window} }`;
+      return `- adaptiveLimiter: { algorithm: ${l.algorithm}, initialLimit: ${l.initial}, minLimit: 1, maxLimit: 8, maxWaitDuration: ${f(l.waitMs)}, queue: ${l.queue}, maxQueue: ${l.maxQueue}, window: ${window} }`;
     }
     case 'throttle':
       return `- throttle: { k: ${l.k}, maxRejectRatio: ${l.maxRejectRatio}, window: ${f(l.windowMs)} }`;
