@@ -59,6 +59,9 @@ export default defineConfig({
     // processes, Chromium — then overlap nothing). Transformed modules are cached on disk between runs
     // (node_modules/.experimental-vitest-cache, keyed by content), so a warm run transforms only what changed.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A test that starts processes (the pack test's `node` runs, the fleets) can take seconds of CPU;
+    // with two workers on two cores, vitest's default 5 s bound is too close (a hang still fails).
+    testTimeout: 20_000,
     experimental: { fsModuleCache: true },
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     projects: dirs.flatMap((root) => {
