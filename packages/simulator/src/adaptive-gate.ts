@@ -4,6 +4,7 @@
 // most `maxQueue` of them, each at most `maxWaitDuration` — and take a slot as soon as one frees.
 import type { AdaptiveLimiter } from '@breakwater/adaptive';
 import type { Frame } from './frame.js';
+import { FrameQueue } from './frame-queue.js';
 
 /**
  * The waiters of one adaptive limiter. A call takes a slot when one is free and nobody waits
@@ -16,10 +17,7 @@ export class AdaptiveGate {
   readonly #limiter: AdaptiveLimiter;
   readonly #lifo: boolean;
   readonly #maxQueue: number;
-  #queue: Frame[] = [];
-  #head = 0;
-  /** Frames in the queue still waiting (one that left stays in the array until it reaches an end). */
-  #waiting = 0;
+  readonly #queue = new FrameQueue();
 
   constructor(limiter: AdaptiveLimiter) {
     this.#limiter = limiter;
@@ -31,17 +29,15 @@ export class AdaptiveGate {
   /** A call arrives: 1 it holds a slot now (`frame.token`), 0 it waits, -1 refused (RequestNotPermittedError). */
   enter(frame: Frame): number {
     const limiter = this.#limiter;
-    if (this.#waiting === 0 && limiter.inFlight < limiter.limit) {
+    if (this.#queue.size === 0 && limiter.inFlight < limiter.limit) {
       frame.token = limiter.tryAcquire();
       return frame.token === null ? -1 : 1;
     }
-    if (this.maxWait === 0 || this.#waiting >= this.#maxQueue) {
+    if (this.maxWait === 0 || this.#queue.size >= this.#maxQueue) {
       limiter.tryAcquire(); // refused (every slot taken, or a waiter ahead): the limiter counts it
       return -1;
     }
-    frame.queued = true;
-    this.#queue.push(frame);
-    this.#waiting++;
+    this.#queue.add(frame);
     return 0;
   }
 
@@ -53,42 +49,15 @@ export class AdaptiveGate {
 
   /** A waiter leaves the queue (its wait ran out, or a time limiter above aborted it). */
   leave(frame: Frame): void {
-    if (!frame.queued) return;
-    frame.queued = false;
-    if (--this.#waiting === 0) this.#clear();
+    this.#queue.remove(frame);
   }
 
   /** A slot may have freed (a token settled; the limit may have grown): the next waiter, holding a slot now, or null. Call it until null. */
   next(): Frame | null {
     const limiter = this.#limiter;
-    if (this.#waiting === 0 || limiter.inFlight >= limiter.limit) return null;
-    const frame = this.#lifo ? this.#newest() : this.#oldest();
-    frame.queued = false;
+    if (this.#queue.size === 0 || limiter.inFlight >= limiter.limit) return null;
+    const frame = this.#lifo ? this.#queue.takeNewest() : this.#queue.takeOldest();
     frame.token = limiter.tryAcquire();
-    if (--this.#waiting === 0) this.#clear();
     return frame;
-  }
-
-  #oldest(): Frame {
-    const queue = this.#queue;
-    let frame = queue[this.#head++]!;
-    while (!frame.queued) frame = queue[this.#head++]!;
-    if (this.#head > 1024 && this.#head * 2 > queue.length) {
-      this.#queue = queue.slice(this.#head);
-      this.#head = 0;
-    }
-    return frame;
-  }
-
-  #newest(): Frame {
-    const queue = this.#queue;
-    let frame = queue.pop()!;
-    while (!frame.queued) frame = queue.pop()!;
-    return frame;
-  }
-
-  #clear(): void {
-    this.#queue.length = 0;
-    this.#head = 0;
   }
 }

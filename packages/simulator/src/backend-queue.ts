@@ -2,6 +2,7 @@
 // first come first served, up to `queueLimit` of them; beyond that a call fails at once (a 503).
 // The engine asks it what to do with each call, and when a server frees up, whom to serve next.
 import type { Frame } from './frame.js';
+import { FrameQueue } from './frame-queue.js';
 import type { Phase } from './scenario.js';
 
 /** What {@link BackendQueue.enter} says of a call. */
@@ -19,19 +20,21 @@ export const OVERLOADED = -1;
 export class BackendQueue {
   /** Calls in service now. */
   busy = 0;
-  /** Calls waiting for a server now. */
-  waiting = 0;
   capacity = Infinity;
   queueLimit = Infinity;
   readonly #capacities: readonly number[];
   readonly #queueLimits: readonly number[];
-  #queue: Frame[] = [];
-  #head = 0;
+  readonly #queue = new FrameQueue();
 
   constructor(phases: readonly Phase[]) {
     this.#capacities = phases.map((p) => p.backend.capacity ?? Infinity);
     this.#queueLimits = phases.map((p) => p.backend.queueLimit ?? Infinity);
     this.setPhase(0);
+  }
+
+  /** Calls waiting for a server now. */
+  get waiting(): number {
+    return this.#queue.size;
   }
 
   /** Whether any phase has a finite capacity (else the engine never asks). */
@@ -52,9 +55,7 @@ export class BackendQueue {
       return SERVE;
     }
     if (this.waiting >= this.queueLimit) return OVERLOADED;
-    frame.queued = true;
-    this.#queue.push(frame);
-    this.waiting++;
+    this.#queue.add(frame);
     return WAIT;
   }
 
@@ -65,30 +66,13 @@ export class BackendQueue {
 
   /** A waiting call is cancelled: it leaves the queue. */
   leave(frame: Frame): void {
-    if (!frame.queued) return;
-    frame.queued = false;
-    if (--this.waiting === 0) this.#clear();
+    this.#queue.remove(frame);
   }
 
   /** The oldest waiting call, now holding a server, if a server is free; else null. Call it until null. */
   next(): Frame | null {
     if (this.waiting === 0 || this.busy >= this.capacity) return null;
-    const queue = this.#queue;
-    let frame = queue[this.#head]!;
-    while (!frame.queued) frame = queue[++this.#head]!;
-    this.#head++;
-    frame.queued = false;
     this.busy++;
-    if (--this.waiting === 0) this.#clear();
-    else if (this.#head > 1024 && this.#head * 2 > queue.length) {
-      this.#queue = queue.slice(this.#head);
-      this.#head = 0;
-    }
-    return frame;
-  }
-
-  #clear(): void {
-    this.#queue.length = 0;
-    this.#head = 0;
+    return this.#queue.takeOldest();
   }
 }

@@ -4,6 +4,7 @@
 import type { Bulkhead } from '@breakwater/bulkhead';
 import type { RateLimiter } from '@breakwater/rate-limiter';
 import type { Frame } from './frame.js';
+import { FrameQueue } from './frame-queue.js';
 
 const ignore = (): void => undefined;
 
@@ -58,10 +59,7 @@ export class LimiterGate {
 export class BulkheadGate {
   readonly maxWait: number;
   readonly #bulkhead: Bulkhead;
-  #queue: Frame[] = [];
-  #head = 0;
-  /** Frames in the queue still waiting (an aborted or expired one stays in the array until it reaches the head). */
-  #waiting = 0;
+  readonly #queue = new FrameQueue();
 
   constructor(bulkhead: Bulkhead) {
     this.#bulkhead = bulkhead;
@@ -71,45 +69,25 @@ export class BulkheadGate {
   /** A call arrives: 1 it runs now (it holds a slot), 0 it waits (the engine arms its maxWaitDuration), -1 refused (BulkheadFullError). */
   enter(frame: Frame): number {
     const bulkhead = this.#bulkhead;
-    if (this.#waiting === 0 && bulkhead.metrics.availableConcurrentCalls > 0) return bulkhead.tryAcquirePermission() ? 1 : -1;
+    if (this.#queue.size === 0 && bulkhead.metrics.availableConcurrentCalls > 0) return bulkhead.tryAcquirePermission() ? 1 : -1;
     if (this.maxWait === 0) {
       bulkhead.tryAcquirePermission(); // refused, as the library's execute is (publishes callRejected)
       return -1;
     }
-    frame.queued = true;
-    this.#queue.push(frame);
-    this.#waiting++;
+    this.#queue.add(frame);
     return 0;
   }
 
   /** A waiter leaves the queue: its wait ran out, or a time limiter above aborted it. */
   leave(frame: Frame): void {
-    if (!frame.queued) return;
-    frame.queued = false;
-    if (--this.#waiting === 0) this.#clear();
+    this.#queue.remove(frame);
   }
 
   /** A call that held a slot settled: the slot comes back and goes to the oldest waiter, returned (it holds the slot now), if any. */
   release(): Frame | null {
     const bulkhead = this.#bulkhead;
     bulkhead.onComplete();
-    if (this.#waiting === 0) return null;
-    const queue = this.#queue;
-    let frame = queue[this.#head]!;
-    while (!frame.queued) frame = queue[++this.#head]!;
-    if (!bulkhead.tryAcquirePermission()) return null;
-    this.#head++;
-    frame.queued = false;
-    if (--this.#waiting === 0) this.#clear();
-    else if (this.#head > 1024 && this.#head * 2 > queue.length) {
-      this.#queue = queue.slice(this.#head);
-      this.#head = 0;
-    }
-    return frame;
-  }
-
-  #clear(): void {
-    this.#queue.length = 0;
-    this.#head = 0;
+    if (this.#queue.size === 0 || !bulkhead.tryAcquirePermission()) return null;
+    return this.#queue.takeOldest();
   }
 }
