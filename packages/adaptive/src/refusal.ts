@@ -9,10 +9,6 @@ import { withoutStack } from '@breakwater/core/internal';
  * `stackTraces`.
  */
 export function refusal(source: string, name: string, detail: string, stackTraces: boolean): RequestNotPermittedError {
-  const error = withoutStack(() => new RequestNotPermittedError(name, 0));
   const message = `${source} ${detail}`;
-  error.message = message;
-  if (stackTraces) Error.captureStackTrace(error, refusal);
-  else error.stack = `RequestNotPermittedError: ${message}`;
-  return error;
+  return stackTraces ? new RequestNotPermittedError(name, 0, message) : withoutStack(() => new RequestNotPermittedError(name, 0, message));
 }

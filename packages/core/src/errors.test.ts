@@ -67,6 +67,12 @@ describe('errors', () => {
     expect(error.stack?.split('\n')[0]).toBe(`${name}: ${message}`);
   });
 
+  it("RequestNotPermittedError takes the message of a refusal that is not a rate limiter's (an adaptive limiter's: no wait to give)", () => {
+    const error = new RequestNotPermittedError('pg', 0, "AdaptiveLimiter 'pg' does not permit further calls (limit 20, 20 in flight)");
+    expect(error).toMatchObject({ rateLimiterName: 'pg', waitMs: 0 });
+    expect(error.stack?.split('\n')[0]).toBe("RequestNotPermittedError: AdaptiveLimiter 'pg' does not permit further calls (limit 20, 20 in flight)");
+  });
+
   it('each class name but TimeoutError’s is its class name; TimeoutError’s is the DOM’s', () => {
     for (const { error } of cases) {
       if (error instanceof TimeoutError) expect(error.name).toBe('TimeoutError');

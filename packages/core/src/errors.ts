@@ -100,7 +100,8 @@ export class BulkheadFullError extends BreakwaterError {
 
 /**
  * A rate limiter refused the call. `waitMs` is how long until a permit would be free
- * (use it for `Retry-After`).
+ * (use it for `Retry-After`). An adaptive limiter or throttle refuses with it too (`waitMs` 0: no
+ * estimate), its `message` saying why.
  *
  * @example
  * ```ts
@@ -114,8 +115,9 @@ export class RequestNotPermittedError extends BreakwaterError {
   constructor(
     readonly rateLimiterName: string,
     readonly waitMs: number,
+    message = `RateLimiter '${rateLimiterName}' does not permit further calls (a permit is free in ${waitMs} ms)`,
   ) {
-    super(`RateLimiter '${rateLimiterName}' does not permit further calls (a permit is free in ${waitMs} ms)`);
+    super(message);
   }
 }
 
