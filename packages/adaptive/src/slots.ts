@@ -1,5 +1,5 @@
-import { onAbort, type Clock, type TimerHandle } from '@breakwater/core';
-import { holdProcess, LinkedQueue, NEVER_ABORTED, releaseProcess, type Linked } from '@breakwater/core/internal';
+import type { Clock } from '@breakwater/core';
+import { WaitQueue } from '@breakwater/core/internal';
 import { guaranteedSlots } from './partitions.js';
 
 /** What {@link Slots} needs from its limiter. */
@@ -17,27 +17,17 @@ export interface SlotsOptions {
   readonly refused: (lane: number, waitedMs: number) => unknown;
 }
 
-/** A caller waiting for a slot: its links, its lane, when it came, how to settle it, its timer and listener. */
-interface QueuedCall extends Linked<QueuedCall> {
+/** What a waiter queues with: its lane, its arrival order across lanes (FIFO: the smallest goes first; LIFO: the largest), when it came. */
+interface QueuedCall {
   readonly lane: number;
-  /** Arrival order across lanes (FIFO: the smallest goes first; LIFO: the largest). */
   readonly seq: number;
   readonly since: number;
-  /** Settles the wait with the calls in flight once its slot was taken, itself included. */
-  readonly resolve: (inFlight: number) => void;
-  readonly reject: (error: unknown) => void;
-  timer: TimerHandle | undefined;
-  holdsProcess: boolean;
-  stopListening: () => void;
 }
-
-const noop = (): void => {};
 
 /**
  * The slots of an adaptive limiter: how many calls are in flight (in all and by lane), the limit
- * in force, and the callers waiting for a slot (one intrusive queue per lane; an aborted waiter
- * leaves at once, one `abort` listener per caller signal through core's `onAbort`; a wait keeps
- * the process alive). `inFlight` never exceeds the limit through this class: a slot is taken only
+ * in force, and the callers waiting for a slot (one core `WaitQueue` per lane: an aborted waiter
+ * leaves at once, one `abort` listener per caller signal, a wait keeps the process alive). `inFlight` never exceeds the limit through this class: a slot is taken only
  * while `inFlight < limit`, and a smaller limit takes effect as calls end.
  *
  * A freed slot (or a larger limit) goes to a waiter, chosen so that partitions keep their share:
@@ -46,13 +36,13 @@ const noop = (): void => {};
  * newcomer never takes a slot while anyone waits.
  */
 export class Slots {
-  readonly #queues: LinkedQueue<QueuedCall>[];
+  /** Each lane's waiters; a waiter resolves with the calls in flight once its slot was taken, itself included. */
+  readonly #queues: WaitQueue<number, QueuedCall>[];
   readonly #busy: number[];
   readonly #shares: readonly number[];
   readonly #lifo: boolean;
   readonly #clock: Clock;
   readonly #granted: (lane: number, waitedMs: number) => void;
-  readonly #refused: (lane: number, waitedMs: number) => unknown;
   #limit: number;
   #inFlight = 0;
   #waiting = 0;
@@ -64,9 +54,17 @@ export class Slots {
     this.#lifo = options.lifo;
     this.#clock = options.clock;
     this.#granted = options.granted;
-    this.#refused = options.refused;
+    const refused = options.refused;
     const lanes = options.shares.length + 1;
-    this.#queues = Array.from({ length: lanes }, () => new LinkedQueue<QueuedCall>());
+    const queueOptions = {
+      clock: options.clock,
+      onTimeout: (call: QueuedCall, waitedMs: number) => {
+        this.#waiting--;
+        return { error: refused(call.lane, waitedMs) };
+      },
+      onAbort: () => void this.#waiting--,
+    };
+    this.#queues = Array.from({ length: lanes }, () => new WaitQueue<number, QueuedCall>(queueOptions));
     this.#busy = new Array<number>(lanes).fill(0);
   }
 
@@ -118,36 +116,8 @@ export class Slots {
    * `signal` must not have aborted yet.
    */
   wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      const call: QueuedCall = {
-        prev: null,
-        next: null,
-        linked: false,
-        lane,
-        seq: this.#seq++,
-        since: this.#clock.now(),
-        resolve,
-        reject,
-        timer: undefined,
-        holdsProcess: false,
-        stopListening: noop,
-      };
-      this.#queues[lane]!.push(call);
-      this.#waiting++;
-      if (maxWaitMs !== Infinity) {
-        call.timer = this.#clock.setTimeout(() => {
-          call.timer = undefined;
-          this.#leave(call);
-          call.reject(this.#refused(lane, maxWaitMs));
-        }, maxWaitMs);
-        call.holdsProcess = holdProcess(call.timer);
-      }
-      if (signal === NEVER_ABORTED) return;
-      call.stopListening = onAbort(signal, () => {
-        this.#leave(call);
-        reject(signal.reason);
-      });
-    });
+    this.#waiting++;
+    return this.#queues[lane]!.wait(signal, maxWaitMs, { lane, seq: this.#seq++, since: this.#clock.now() });
   }
 
   /** Gives back a slot of `lane` (there is one) and hands free slots to waiters. */
@@ -160,47 +130,33 @@ export class Slots {
   /** Hands free slots to waiters (after a larger limit). */
   handOver(): void {
     while (this.#waiting !== 0 && this.#inFlight < this.#limit) {
-      const call = this.#next();
-      this.#leave(call);
+      const queue = this.#queues[this.#nextLane()]!;
+      const waiter = (this.#lifo ? queue.pop() : queue.shift())!;
+      const { lane, since } = waiter.item;
+      this.#waiting--;
       this.#inFlight++;
-      this.#busy[call.lane]!++;
-      this.#granted(call.lane, this.#clock.now() - call.since);
-      call.resolve(this.#inFlight);
+      this.#busy[lane]!++;
+      this.#granted(lane, this.#clock.now() - since);
+      waiter.resolve(this.#inFlight);
     }
   }
 
-  /** The waiter a free slot goes to (someone waits): partitions below their share first, then FIFO or LIFO order. */
-  #next(): QueuedCall {
+  /** The lane whose waiter a free slot goes to (someone waits): partitions below their share first, then FIFO or LIFO order. */
+  #nextLane(): number {
     const queues = this.#queues;
-    if (queues.length === 1) return (this.#lifo ? queues[0]!.last : queues[0]!.first)!;
-    let best: QueuedCall | null = null;
+    if (queues.length === 1) return 0;
+    let best: QueuedCall | undefined;
     let bestOwed = false;
     for (let lane = 0; lane < queues.length; lane++) {
       const queue = queues[lane]!;
-      const call = this.#lifo ? queue.last : queue.first;
-      if (call === null) continue;
+      const call = this.#lifo ? queue.newestItem : queue.oldestItem;
+      if (call === undefined) continue;
       const owed = lane < this.#shares.length && this.#busy[lane]! < guaranteedSlots(this.#limit, this.#shares[lane]!);
-      if (best === null || (owed && !bestOwed) || (owed === bestOwed && (this.#lifo ? call.seq > best.seq : call.seq < best.seq))) {
+      if (best === undefined || (owed && !bestOwed) || (owed === bestOwed && (this.#lifo ? call.seq > best.seq : call.seq < best.seq))) {
         best = call;
         bestOwed = owed;
       }
     }
-    return best!;
-  }
-
-  /** Takes `call` out of its queue and drops its timer, its hold on the process and its abort listener. */
-  #leave(call: QueuedCall): void {
-    this.#queues[call.lane]!.remove(call);
-    this.#waiting--;
-    if (call.timer !== undefined) {
-      this.#clock.clearTimeout(call.timer);
-      call.timer = undefined;
-    }
-    if (call.holdsProcess) {
-      call.holdsProcess = false;
-      releaseProcess();
-    }
-    call.stopListening();
-    call.stopListening = noop;
+    return best!.lane;
   }
 }

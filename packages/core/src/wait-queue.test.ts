@@ -37,6 +37,23 @@ describe('WaitQueue — order and hand-out', () => {
     expect(queue.shift()).toBeNull();
   });
 
+  it('pop hands out newest first (a LIFO owner); oldestItem and newestItem peek without taking', async () => {
+    const queue = new WaitQueue<string, number>({ clock });
+    expect([queue.oldestItem, queue.newestItem]).toEqual([undefined, undefined]);
+    const waits = [1, 2, 3].map((n) => track(queue.wait(NEVER_ABORTED, 100, n)));
+    expect([queue.oldestItem, queue.newestItem, queue.size]).toEqual([1, 3, 3]);
+    const order: number[] = [];
+    for (let waiter = queue.pop(); waiter !== null; waiter = queue.pop()) {
+      order.push(waiter.item);
+      waiter.resolve(`got ${waiter.item}`);
+    }
+    await flush();
+    expect(order).toEqual([3, 2, 1]);
+    expect(waits.map((w) => w.value)).toEqual(['got 1', 'got 2', 'got 3']);
+    expect(clock.pendingTimers).toBe(0); // each popped waiter's timer went with it
+    expect(queue.pop()).toBeNull();
+  });
+
   it('with maxWaitMs Infinity sets no timer', () => {
     const queue = new WaitQueue({ clock });
     void queue.wait(NEVER_ABORTED, Infinity);

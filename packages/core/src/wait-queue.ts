@@ -146,6 +146,32 @@ export class WaitQueue<T = void, Item = void> {
     return waiter;
   }
 
+  /**
+   * Takes the newest waiter out, as {@link shift} takes the oldest (a LIFO owner's choice);
+   * `null` when none is waiting.
+   *
+   * @example
+   * ```ts
+   * const newest = queue.pop();
+   * if (newest !== null) newest.resolve();
+   * ```
+   */
+  pop(): Waiter<T, Item> | null {
+    const waiter = this.#queue.last;
+    if (waiter !== null) this.#leave(waiter);
+    return waiter;
+  }
+
+  /** The item of the oldest waiter, left in the queue (`undefined` when none waits): what an owner choosing among queues compares. */
+  get oldestItem(): Item | undefined {
+    return this.#queue.first?.item;
+  }
+
+  /** The item of the newest waiter, left in the queue (`undefined` when none waits). */
+  get newestItem(): Item | undefined {
+    return this.#queue.last?.item;
+  }
+
   #timedOut(waiter: QueuedWaiter<T, Item>, waitedMs: number): void {
     waiter.timer = undefined;
     this.#leave(waiter);
