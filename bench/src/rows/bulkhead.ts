@@ -2,6 +2,7 @@ import { Bulkhead, PoolBulkhead } from '@breakwater/bulkhead';
 import { bulkhead } from 'cockatiel';
 import pLimit from 'p-limit';
 import { bw, floor, peer, type Row } from '../harness.js';
+import { reference } from '../references.js';
 import { work } from '../work.js';
 
 const SLOTS = 10;
@@ -40,6 +41,7 @@ export function bulkheadRows(): Row[] {
         bw('Breakwater PoolBulkhead', () => a.pool.execute(work)),
         peer('cockatiel bulkhead', () => a.ck.execute(work)),
         peer('p-limit', () => a.limit(work)),
+        reference('seen'),
       ],
     },
     {
