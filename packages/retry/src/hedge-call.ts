@@ -1,0 +1,187 @@
+import { onAbort, type CallContext, type Clock, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
+import type { HedgeRecorder } from './hedge-recorder.js';
+
+/** Running: no outcome chosen yet. Decided: an outcome is chosen, waiting for the other attempts to settle. */
+const RUNNING = 0;
+const DECIDED = 1;
+/** Done: the caller has its outcome (settled, or rejected by its abort). */
+const DONE = 2;
+
+/**
+ * One hedged call, read top to bottom (contract: docs/hedging.md): the primary starts; after
+ * `delay` without an answer, or at once after a handled failure, the next attempt starts (each
+ * with its own signal and `attempt`, each hedge allowed by the budget); the first outcome that is
+ * not handled wins and every other attempt's signal aborts; when every attempt has failed the
+ * primary's outcome is the call's. The caller gets it once every attempt has settled (no orphan
+ * left running), or at once with the reason when it aborts (every attempt's signal aborts too).
+ * At most one timer is pending at a time.
+ */
+export class HedgedCall<T> {
+  readonly promise: Promise<T>;
+  readonly #recorder: HedgeRecorder;
+  readonly #fn: PolicyFn<T>;
+  readonly #signal: AbortSignal;
+  readonly #clock: Clock;
+  readonly #maxAttempts: number;
+  /** The delay of this call's hedges, read once at its start (negative: only after a failure). */
+  readonly #delayMs: number;
+  /** When the call started (a percentile delay records its duration), else NaN. */
+  readonly #startMs: number;
+  #resolve!: (value: T) => void;
+  #reject!: (error: unknown) => void;
+  readonly #controllers: AbortController[] = [];
+  #state = RUNNING;
+  #started = 0;
+  #settled = 0;
+  #timer: TimerHandle | undefined;
+  #refused = false;
+  /** The primary's outcome, once it failed (handled). */
+  #primaryOk = false;
+  #primaryValue: unknown;
+  /** The outcome the caller gets, once decided: attempt `#winner`'s. */
+  #winner = 0;
+  #winnerOk = false;
+  #winnerValue: unknown;
+  #successful = false;
+  #stopAbort: (() => void) | undefined;
+
+  constructor(recorder: HedgeRecorder, fn: PolicyFn<T>, signal: AbortSignal) {
+    this.#recorder = recorder;
+    this.#fn = fn;
+    this.#signal = signal;
+    const config = recorder.config;
+    this.#clock = config.clock;
+    this.#maxAttempts = config.maxHedgedAttempts + 1;
+    if (config.delay.kind === 'fixed') {
+      this.#delayMs = config.delay.ms;
+      this.#startMs = Number.NaN;
+    } else {
+      this.#startMs = this.#clock.now();
+      this.#delayMs = recorder.delay.current(this.#startMs);
+    }
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    if (signal !== NEVER_ABORTED) this.#stopAbort = onAbort(signal, () => this.#onCallerAbort());
+    this.#launch();
+    if (this.#delayMs === 0) {
+      while (this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) this.#hedge('delay');
+    } else this.#armTimer();
+  }
+
+  /** Starts the next attempt with a signal of its own. */
+  #launch(): void {
+    const attempt = ++this.#started;
+    const controller = new AbortController();
+    this.#controllers.push(controller);
+    const ctx: CallContext = { signal: controller.signal, attempt };
+    invoke(this.#fn, ctx).then(
+      (value) => this.#onOutcome(attempt, true, value),
+      (error: unknown) => this.#onOutcome(attempt, false, error),
+    );
+  }
+
+  /** After a positive delay, the next attempt unless an answer came first (one timer at a time). */
+  #armTimer(): void {
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) {
+      this.#timer = this.#clock.setTimeout(this.#onDelay, this.#delayMs);
+    }
+  }
+
+  readonly #onDelay = (): void => {
+    this.#timer = undefined;
+    this.#hedge('delay');
+  };
+
+  /** Starts a hedged attempt if the call is still running, has attempts left and the budget allows one. */
+  #hedge(reason: 'delay' | 'failure'): void {
+    if (this.#state !== RUNNING || this.#started >= this.#maxAttempts || this.#refused) return;
+    const attempt = this.#started + 1;
+    const budget = this.#recorder.config.budget;
+    if (budget !== undefined && !tryTake(budget)) {
+      this.#refused = true;
+      this.#recorder.refused(attempt);
+      this.#armTimer(); // clears it
+      return;
+    }
+    this.#recorder.hedging(attempt, reason === 'delay' ? Math.max(0, this.#delayMs) : 0, reason);
+    if (this.#state !== RUNNING) return; // onHedging or a listener aborted the caller
+    this.#launch();
+    if (this.#delayMs !== 0) this.#armTimer();
+  }
+
+  #onOutcome(attempt: number, ok: boolean, value: unknown): void {
+    this.#settled++;
+    if (this.#state === RUNNING) {
+      if (!this.#recorder.handles(ok, value)) this.#decide(attempt, ok, value, ok);
+      else {
+        if (attempt === 1) {
+          this.#primaryOk = ok;
+          this.#primaryValue = value;
+        }
+        this.#hedge('failure');
+        // Every attempt started has failed and none can start: the primary's outcome.
+        if (this.#state === RUNNING && this.#settled === this.#started) this.#decide(1, this.#primaryOk, this.#primaryValue, false);
+      }
+    }
+    if (this.#state === DECIDED && this.#settled === this.#started) this.#finish();
+  }
+
+  /** The caller will get attempt `winner`'s outcome: no more attempts, every other one aborted. */
+  #decide(winner: number, ok: boolean, value: unknown, successful: boolean): void {
+    this.#state = DECIDED;
+    this.#winner = winner;
+    this.#winnerOk = ok;
+    this.#winnerValue = value;
+    this.#successful = successful;
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (successful && this.#startMs === this.#startMs) {
+      const now = this.#clock.now();
+      this.#recorder.delay.record(now - this.#startMs, now);
+    }
+    const controllers = this.#controllers;
+    for (let i = 0; i < controllers.length; i++) if (i !== winner - 1) controllers[i]!.abort();
+  }
+
+  /** Every attempt has settled: the caller gets the decided outcome. */
+  #finish(): void {
+    this.#state = DONE;
+    this.#stopAbort?.();
+    this.#recorder.ended(this.#started, this.#winner, this.#successful, this.#winnerValue);
+    if (this.#winnerOk) this.#resolve(this.#winnerValue as T);
+    else this.#reject(this.#winnerValue);
+  }
+
+  /** The caller aborted: it gets the reason at once; every attempt's signal aborts, none starts. */
+  #onCallerAbort(): void {
+    if (this.#state === DONE) return;
+    this.#state = DONE;
+    this.#stopAbort?.();
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    const reason: unknown = this.#signal.reason;
+    for (const controller of this.#controllers) if (!controller.signal.aborted) controller.abort(reason);
+    this.#recorder.aborted(this.#started, reason);
+    this.#reject(reason);
+  }
+}
+
+/** Takes a hedge from the budget; a budget whose clock throws refuses it. */
+function tryTake(budget: { tryRetry(): boolean }): boolean {
+  try {
+    return budget.tryRetry();
+  } catch {
+    return false;
+  }
+}
