@@ -14,6 +14,19 @@ export class Tally {
   unfinished = 0;
   /** Calls the backend failed at once, at capacity with its queue full. */
   overloaded = 0;
+  /**
+   * Calls through a hedge; its attempts beyond the primary; its calls won by each attempt (index 0:
+   * the primary; the engine sizes it for a pipeline with a hedge, else it stays empty).
+   */
+  hedgeCalls = 0;
+  hedgedAttempts = 0;
+  hedgeWins: number[] = [];
+  /** Whether the pipeline has a chaos layer; calls through one (each layer's); those it injected a fault, a latency, an outcome into. */
+  chaos = false;
+  chaosCalls = 0;
+  injectedFaults = 0;
+  injectedLatencies = 0;
+  injectedOutcomes = 0;
   /** How long the requests that succeeded took, from arrival to answer. */
   readonly latency = new LatencyHistogram();
 }
@@ -33,7 +46,16 @@ export function freezeCounts(tallies: readonly Tally[]): Counts {
     sum.unfinished += t.unfinished;
     sum.overloaded += t.overloaded;
     sum.latency.add(t.latency);
+    sum.hedgeCalls += t.hedgeCalls;
+    sum.hedgedAttempts += t.hedgedAttempts;
+    t.hedgeWins.forEach((n, i) => void (sum.hedgeWins[i] = (sum.hedgeWins[i] ?? 0) + n));
+    sum.chaos ||= t.chaos;
+    sum.chaosCalls += t.chaosCalls;
+    sum.injectedFaults += t.injectedFaults;
+    sum.injectedLatencies += t.injectedLatencies;
+    sum.injectedOutcomes += t.injectedOutcomes;
   }
+  const width = Math.max(0, ...tallies.map((t) => t.hedgeWins.length));
   return {
     requests: sum.requests,
     succeeded: sum.succeeded,
@@ -48,6 +70,17 @@ export function freezeCounts(tallies: readonly Tally[]): Counts {
     overloaded: sum.overloaded,
     latencyP50Ms: sum.latency.quantile(0.5),
     latencyP99Ms: sum.latency.quantile(0.99),
+    ...(width > 0
+      ? {
+          hedgeCalls: sum.hedgeCalls,
+          hedgedAttempts: sum.hedgedAttempts,
+          hedgedAttemptsPerCall: sum.hedgeCalls === 0 ? 0 : sum.hedgedAttempts / sum.hedgeCalls,
+          hedgeWins: Array.from({ length: width }, (_, i) => sum.hedgeWins[i] ?? 0),
+        }
+      : {}),
+    ...(sum.chaos
+      ? { chaosCalls: sum.chaosCalls, injectedFaults: sum.injectedFaults, injectedLatencies: sum.injectedLatencies, injectedOutcomes: sum.injectedOutcomes }
+      : {}),
   };
 }
 
@@ -65,6 +98,16 @@ const KEYS = [
   'overloaded',
 ] as const;
 const LATENCY_KEYS = ['latencyP50Ms', 'latencyP99Ms'] as const;
+/** Counts only a pipeline with a hedge or a chaos layer has: in the mean only when the first seed's run has them. */
+const OPTIONAL_KEYS = [
+  'hedgeCalls',
+  'hedgedAttempts',
+  'hedgedAttemptsPerCall',
+  'chaosCalls',
+  'injectedFaults',
+  'injectedLatencies',
+  'injectedOutcomes',
+] as const;
 
 /**
  * A configuration's totals: the mean over its seeds when it ran with several (`runs`), else its own.
@@ -83,5 +126,8 @@ export function meanCounts(c: ConfigurationResult): Counts {
     const values = runs.map((r) => r.totals[key]).filter((v): v is number => typeof v === 'number');
     result[key] = values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
   }
-  return result as unknown as Counts;
+  for (const key of OPTIONAL_KEYS) if (runs[0]!.totals[key] !== undefined) result[key] = runs.reduce((sum, r) => sum + (r.totals[key] ?? 0), 0) / runs.length;
+  const wins = runs[0]!.totals.hedgeWins;
+  const mean = wins && wins.map((_, i) => runs.reduce((sum, r) => sum + (r.totals.hedgeWins?.[i] ?? 0), 0) / runs.length);
+  return (mean === undefined ? result : { ...result, hedgeWins: mean }) as unknown as Counts;
 }

@@ -43,6 +43,20 @@ export class SimulatedOverloadError extends SimulatedBackendError {
 }
 
 /**
+ * The error a scenario's `chaos: { fault: … }` layer injects instead of calling what is below it
+ * (its message is the `fault` given, when it is text). A breaker records it as a failure, a retry
+ * retries it, like any error of the backend.
+ *
+ * @example
+ * ```ts
+ * const injected = (error: unknown) => error instanceof SimulatedFaultError;
+ * ```
+ */
+export class SimulatedFaultError extends SimulatedBackendError {
+  override name = 'SimulatedFaultError';
+}
+
+/**
  * The counters of a run as it goes, for an observer.
  *
  * @example

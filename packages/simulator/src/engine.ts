@@ -42,7 +42,7 @@ class Run implements RunView, LayerHost {
   // Their methods as bound functions, indexed by layer: a call site that met five driver classes
   // would be megamorphic (about 20 % slower on a five-layer pipeline); an array of functions is not.
   readonly #enter: ((frame: Frame) => void)[];
-  readonly #childEnded: ((frame: Frame, code: number) => void)[];
+  readonly #childEnded: ((frame: Frame, code: number, child: Frame) => void)[];
   readonly #wake: ((frame: Frame) => void)[];
   readonly #heap = new FrameHeap();
   readonly #arrivals: Arrivals;
@@ -73,6 +73,12 @@ class Run implements RunView, LayerHost {
     this.#queue = traffic.kind === 'phases' && BackendQueue.needed(traffic.phases) ? new BackendQueue(traffic.phases) : null;
     if (this.#queue !== null) this.#boundaryAt = this.#arrivals.ends[0] ?? Infinity;
     this.#tallies = this.#arrivals.starts.map(() => new Tally());
+    const wins = Math.max(0, ...layers.map((l) => (l.kind === 'hedge' ? l.hedge.config.maxHedgedAttempts + 1 : 0)));
+    const chaos = layers.some((l) => l.kind === 'chaos');
+    for (const t of this.#tallies) {
+      t.hedgeWins = new Array<number>(wins).fill(0);
+      t.chaos = chaos;
+    }
     const breaker = breakerOf(layers);
     const limiter = adaptiveLimiterOf(layers);
     const queue = this.#queue;
@@ -217,6 +223,18 @@ class Run implements RunView, LayerHost {
   spawn(parent: Frame): void {
     const frame = new Frame(parent.layer + 1, parent, parent.root);
     parent.child = frame;
+    this.#start(frame);
+  }
+
+  /** Starts one more call below `parent`, beside those already running there (a hedge's attempt): `parent.children[slot]` until it ends. */
+  spawnAt(parent: Frame, slot: number): void {
+    const frame = new Frame(parent.layer + 1, parent, parent.root);
+    frame.slot = slot;
+    parent.children![slot] = frame;
+    this.#start(frame);
+  }
+
+  #start(frame: Frame): void {
     const layer = frame.layer;
     if (layer === this.#n) return this.#callBackend(frame);
     this.#enter[layer]!(frame);
@@ -257,31 +275,36 @@ class Run implements RunView, LayerHost {
   complete(frame: Frame, code: number): void {
     frame.settled = true;
     const parent = frame.parent!;
-    if (parent.child === frame) parent.child = null;
+    if (frame.slot >= 0) parent.children![frame.slot] = null;
+    else if (parent.child === frame) parent.child = null;
     if (parent.layer < 0) return this.#ended(parent, code);
-    this.#childEnded[parent.layer]!(parent, code);
+    this.#childEnded[parent.layer]!(parent, code, frame);
   }
 
   cancelBelow(frame: Frame, code: number): void {
-    let deepest = frame.child;
-    for (let f = deepest; f !== null; f = f.child) {
-      f.aborted = true;
-      deepest = f;
-    }
-    if (deepest === null) return;
-    this.#heap.remove(deepest);
+    const children = frame.children;
+    if (children !== null) {
+      for (const child of children) if (child !== null) this.cancel(child, code);
+    } else if (frame.child !== null) this.cancel(frame.child, code);
+  }
+
+  cancel(frame: Frame, code: number): void {
+    frame.aborted = true;
+    if (frame.child !== null || frame.children !== null) return this.cancelBelow(frame, code);
+    // The deepest frame: what it waits for will not happen.
+    this.#heap.remove(frame);
     // A waiter in a layer (a bulkhead's queue, a rate limiter's reserved permit) leaves it; the reason is the code's error.
-    if (deepest.layer < this.#n) this.#drivers[deepest.layer]!.cancel(deepest, this.errors[code]);
+    if (frame.layer < this.#n) this.#drivers[frame.layer]!.cancel(frame, this.errors[code]);
     else if (this.#queue !== null) {
       // A cancelled backend call leaves the queue, or frees its server for the oldest waiting call.
       const queue = this.#queue;
-      if (deepest.queued) queue.leave(deepest);
+      if (frame.queued) queue.leave(frame);
       else {
         queue.release();
         this.#serveWaiting(queue);
       }
     }
-    this.complete(deepest, code);
+    this.complete(frame, code);
   }
 
   #ended(root: Frame, code: number): void {

@@ -20,16 +20,26 @@ export class Frame {
   root: Frame;
   /** The frame running below this one, if any. */
   child: Frame | null = null;
+  /**
+   * A layer that runs several calls below at once (a hedge's attempts; `child` stays null): the
+   * frame of each, by slot, null once it ended. Null for every other layer.
+   */
+  children: (Frame | null)[] | null = null;
+  /** Its slot in its parent's `children` (-1: it is its parent's `child`). */
+  slot = -1;
   /** Request: the phase it arrived in; its index; its closed-loop user (-1: open loop); its trace entry (-1: none). */
   phase = 0;
   index = 0;
   user = -1;
   traceIndex = -1;
   usedTrace = false;
-  /** Retry: the attempt running; the wait it took last. */
+  /** Retry: the attempt running; the wait it took last. Hedge: attempts started. */
   attempt = 0;
   previousWaitMs = 0;
-  /** Breaker, adaptive limiter: when the call was permitted. Request: when it arrived. Backend: the outcome it will answer with (`code`). */
+  /**
+   * Breaker, adaptive limiter: when the call was permitted. Hedge: when the call started. Request:
+   * when it arrived. Backend: the outcome it will answer with (`code`). Hedge: the primary attempt's outcome (`code`).
+   */
   startedAt = 0;
   code: number = CODE.ok;
   /** Bulkhead: the frame waits in its bulkhead's queue for a slot. Backend: the call waits for a free server. */
@@ -42,7 +52,7 @@ export class Frame {
   throttleToken: AdaptiveThrottleToken | null = null;
   /** Rate limiter: the frame waits for its reserved permit (aborting this hands it back). */
   waiter: AbortController | null = null;
-  /** A time limiter above cancelled this frame's call: no more retries. */
+  /** A time limiter above cancelled this frame's call, or a hedge above took another attempt's answer: no more retries. */
   aborted = false;
   /** The frame has given its outcome to its parent (a time limiter that timed out, too). */
   settled = false;

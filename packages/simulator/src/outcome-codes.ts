@@ -3,9 +3,9 @@
 // from a record keyed by name (`byCode`), so none depends on the order the codes are declared in.
 import { BulkheadFullError, RequestNotPermittedError, TimeoutError } from '@breakwater/core';
 import { CallNotPermittedError } from '@breakwater/circuit-breaker';
-import { SimulatedBackendError, SimulatedOverloadError, type RequestOutcome } from './engine-types.js';
+import { SimulatedBackendError, SimulatedFaultError, SimulatedOverloadError, type RequestOutcome } from './engine-types.js';
 
-/** The outcome codes by name (0 … 6, dense: they index arrays). */
+/** The outcome codes by name (0 … 8, dense: they index arrays). */
 export const CODE = {
   /** The call succeeded. */
   ok: 0,
@@ -21,6 +21,10 @@ export const CODE = {
   full: 5,
   /** The backend was at capacity with its queue full, and failed at once (SimulatedOverloadError, a 503). */
   overloaded: 6,
+  /** A hedge above took another attempt's answer and cancelled this one (an AbortError; it never reaches the caller). */
+  cancelled: 7,
+  /** A chaos layer injected a fault (SimulatedFaultError). */
+  fault: 8,
 } as const;
 
 /** An outcome code's name. */
@@ -43,6 +47,8 @@ export function codeErrors(): readonly unknown[] {
     limited: new RequestNotPermittedError('simulated', 0),
     full: new BulkheadFullError('simulated'),
     overloaded: new SimulatedOverloadError('the simulated backend is overloaded (503): every server busy and its queue full'),
+    cancelled: new DOMException('another attempt of the hedge answered first', 'AbortError'),
+    fault: new SimulatedFaultError('a fault injected by a chaos layer'),
   });
 }
 
@@ -55,4 +61,6 @@ export const REQUEST_OUTCOMES: readonly RequestOutcome[] = byCode<RequestOutcome
   limited: 'rejected',
   full: 'rejected',
   overloaded: 'failed',
+  cancelled: 'failed',
+  fault: 'failed',
 });

@@ -1,9 +1,10 @@
 import { ADAPTIVE_LIMITER_OPTIONS, ADAPTIVE_THROTTLE_OPTIONS } from '@breakwater/adaptive';
 import { BULKHEAD_OPTIONS } from '@breakwater/bulkhead';
+import { CHAOS_OPTIONS } from '@breakwater/chaos';
 import { CIRCUIT_BREAKER_OPTIONS } from '@breakwater/circuit-breaker';
 import { VirtualClock } from '@breakwater/core';
 import { RATE_LIMITER_OPTIONS } from '@breakwater/rate-limiter';
-import { RETRY_OPTIONS } from '@breakwater/retry';
+import { HEDGE_OPTIONS, RETRY_OPTIONS } from '@breakwater/retry';
 import { TIME_LIMITER_OPTIONS } from '@breakwater/time-limiter';
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { buildLayer, buildPipeline, relaxed } from './pipeline.js';
@@ -30,12 +31,22 @@ const CODE_OPTIONS = new Set([
   'random',
   'drainPermissionsOnResult',
   'isDrop',
+  'shouldHandle',
+  'onHedging',
 ]);
 
-/** Options a scenario cannot simulate, and why. */
-const UNSIMULATED: Readonly<Record<string, string>> = {
-  partitions: "is not simulated (the traffic's requests carry no partition)",
+/** Options a kind of layer cannot simulate, and why. */
+const UNSIMULATED: Readonly<Partial<Record<LayerSpec['kind'], Readonly<Record<string, string>>>>> = {
+  adaptiveLimiter: { partitions: "is not simulated (the traffic's requests carry no partition)" },
+  chaos: {
+    behavior:
+      'is code (a function), which a scenario file cannot hold; in a simulation a behaviour matters only by what it does to the call: ' +
+      'write it as a latency (`latency: 200ms`: a slow side effect) or a fault (`fault: …`: one that throws)',
+  },
 };
+
+/** Every option of a `chaos:` layer: the strategies' own (one of them names the strategy) and the options they share. */
+const CHAOS_KEYS = [...new Set([...CHAOS_OPTIONS.fault, ...CHAOS_OPTIONS.latency, ...CHAOS_OPTIONS.outcome, ...CHAOS_OPTIONS.behavior])];
 
 /** Every option of each kind of layer, as its package lists them. */
 const ALL_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
@@ -46,18 +57,22 @@ const ALL_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
   bulkhead: BULKHEAD_OPTIONS,
   adaptiveLimiter: ADAPTIVE_LIMITER_OPTIONS,
   throttle: ADAPTIVE_THROTTLE_OPTIONS,
+  hedge: HEDGE_OPTIONS,
+  chaos: CHAOS_KEYS,
 };
 
 /** The options a scenario may give each kind of layer: the package's own option list, without those that take code. */
-const scenarioOptions = (keys: readonly string[]) => keys.filter((k) => !CODE_OPTIONS.has(k));
+const scenarioOptions = (kind: LayerSpec['kind']) => ALL_OPTIONS[kind].filter((k) => !CODE_OPTIONS.has(k) && UNSIMULATED[kind]?.[k] === undefined);
 export const LAYER_OPTIONS: Readonly<Record<LayerSpec['kind'], readonly string[]>> = {
-  retry: scenarioOptions(RETRY_OPTIONS),
-  circuitBreaker: scenarioOptions(CIRCUIT_BREAKER_OPTIONS),
-  timeLimiter: scenarioOptions(TIME_LIMITER_OPTIONS),
-  rateLimiter: scenarioOptions(RATE_LIMITER_OPTIONS),
-  bulkhead: scenarioOptions(BULKHEAD_OPTIONS),
-  adaptiveLimiter: scenarioOptions(ADAPTIVE_LIMITER_OPTIONS).filter((k) => UNSIMULATED[k] === undefined),
-  throttle: scenarioOptions(ADAPTIVE_THROTTLE_OPTIONS),
+  retry: scenarioOptions('retry'),
+  circuitBreaker: scenarioOptions('circuitBreaker'),
+  timeLimiter: scenarioOptions('timeLimiter'),
+  rateLimiter: scenarioOptions('rateLimiter'),
+  bulkhead: scenarioOptions('bulkhead'),
+  adaptiveLimiter: scenarioOptions('adaptiveLimiter'),
+  throttle: scenarioOptions('throttle'),
+  hedge: scenarioOptions('hedge'),
+  chaos: scenarioOptions('chaos'),
 };
 const KINDS = Object.keys(LAYER_OPTIONS) as LayerSpec['kind'][];
 const KIND_LIST = `${KINDS.slice(0, -1).join(', ')} or ${KINDS.at(-1)!}`;
@@ -76,8 +91,8 @@ function layerOf(src: YamlSource, node: Node, path: string): LayerSpec {
   const options = kindEntry.value === null ? new Map<string, Entry>() : src.entries(kindEntry.value, kindEntry.path, known, `${kind} options`);
   for (const e of options.values()) {
     if (CODE_OPTIONS.has(e.key)) src.fail(e.keyNode, e.path, 'takes code (a function, error classes or a clock), which a scenario file cannot hold');
-    const unsimulated = UNSIMULATED[e.key];
-    if (unsimulated !== undefined && kind === 'adaptiveLimiter') src.fail(e.keyNode, e.path, unsimulated);
+    const unsimulated = UNSIMULATED[kind]?.[e.key];
+    if (unsimulated !== undefined) src.fail(e.keyNode, e.path, unsimulated);
   }
   const spec: LayerSpec = { kind, options: Object.fromEntries([...options.values()].map((e) => [e.key, src.js(e.value)])) };
   try {
@@ -159,7 +174,18 @@ export function parsePipelines(src: YamlSource, entry: Entry): PipelineSpec[] {
   if (named.length === 0) src.fail(entry.value, entry.path, 'needs at least one pipeline');
   return named.map((e) => {
     if (isSeq(e.value)) {
-      const layers = src.items(e.value, e.path).map((node, i) => layerOf(src, node, `${e.path}[${i}]`));
+      const nodes = src.items(e.value, e.path);
+      const layers = nodes.map((node, i) => layerOf(src, node, `${e.path}[${i}]`));
+      const outer = layers.findIndex((l, i) => l.kind === 'chaos' && layers.slice(i + 1).some((below) => below.kind !== 'chaos'));
+      if (outer >= 0) {
+        const below = layers.slice(outer + 1).find((l) => l.kind !== 'chaos')!.kind;
+        src.fail(
+          nodes[outer]!,
+          `${e.path}[${outer}]`,
+          `a chaos layer goes innermost, below every other layer (here a ${below} is below it): it stands for the dependency misbehaving, ` +
+            'which every layer of the pipeline should see (decorate() warns of the same order)',
+        );
+      }
       return { name: e.key, kind: 'layers', layers };
     }
     return springOf(src, e, e.key);

@@ -1,13 +1,15 @@
 import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { Bulkhead } from '@breakwater/bulkhead';
+import { FaultInjection, LatencyInjection, OutcomeInjection } from '@breakwater/chaos';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import type { Clock } from '@breakwater/core';
 import { RateLimiter } from '@breakwater/rate-limiter';
-import { Retry } from '@breakwater/retry';
+import { Hedge, Retry } from '@breakwater/retry';
 import { fromConfig } from '@breakwater/spring-config';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { scenarioAlgorithm } from './adaptive-algorithm.js';
-import { SimulatedOverloadError } from './engine-types.js';
+import { SimulatedFaultError, SimulatedOverloadError } from './engine-types.js';
+import type { SimulatedChaos } from './layers/chaos.js';
 import type { LayerSpec, PipelineSpec } from './scenario.js';
 
 /**
@@ -30,7 +32,9 @@ export type BuiltLayer =
   | { readonly kind: 'rateLimiter'; readonly rateLimiter: RateLimiter }
   | { readonly kind: 'bulkhead'; readonly bulkhead: Bulkhead }
   | { readonly kind: 'adaptiveLimiter'; readonly limiter: AdaptiveLimiter }
-  | { readonly kind: 'throttle'; readonly throttle: AdaptiveThrottle };
+  | { readonly kind: 'throttle'; readonly throttle: AdaptiveThrottle }
+  | { readonly kind: 'hedge'; readonly hedge: Hedge }
+  | { readonly kind: 'chaos'; readonly chaos: FaultInjection | LatencyInjection | OutcomeInjection };
 
 /**
  * What an adaptive limiter in a scenario counts as a drop besides a time-out: the backend's 503
@@ -71,7 +75,31 @@ export function buildLayer(spec: LayerSpec, name: string, clock: Clock, random: 
     }
     case 'throttle':
       return { kind: 'throttle', throttle: new AdaptiveThrottle(name, { ...spec.options, random, clock }) };
+    case 'hedge':
+      return { kind: 'hedge', hedge: new Hedge(name, { ...spec.options, clock }) };
+    case 'chaos':
+      return { kind: 'chaos', chaos: chaosOf(name, spec.options, clock, random) };
   }
+}
+
+/** The strategies of a `chaos:` layer, one of which it names (a behaviour is code: refused when the scenario is read). */
+export const CHAOS_STRATEGIES = ['fault', 'latency', 'outcome'] as const;
+
+/**
+ * A `chaos:` layer's component: the strategy its options name, drawing from the run's `random`.
+ * A fault is a SimulatedFaultError whose message is the `fault` given when it is text.
+ */
+function chaosOf(name: string, options: Readonly<Record<string, unknown>>, clock: Clock, random: () => number): SimulatedChaos {
+  const named = CHAOS_STRATEGIES.filter((k) => k in options);
+  if (named.length !== 1) {
+    const got = named.length === 0 ? 'none' : named.join(' and ');
+    throw new RangeError(`chaos: give exactly one of fault, latency or outcome (the strategy), got ${got}`);
+  }
+  const common = { ...options, clock, random };
+  if (named[0] === 'latency') return new LatencyInjection(name, common);
+  if (named[0] === 'outcome') return new OutcomeInjection(name, { ...common, outcome: options['outcome'] });
+  const message = typeof options['fault'] === 'string' ? options['fault'] : 'a fault injected by a chaos layer';
+  return new FaultInjection(name, { ...common, fault: new SimulatedFaultError(message) });
 }
 
 /**

@@ -138,6 +138,25 @@ export interface Counts {
   readonly latencyP50Ms?: number | null;
   /** The 99th percentile of the same latencies, ms (as `latencyP50Ms`). */
   readonly latencyP99Ms?: number | null;
+  /** Calls through the pipeline's hedge (each request's, each retry's when a retry is outside it). Only for a pipeline with a `hedge`. */
+  readonly hedgeCalls?: number;
+  /** Attempts the hedge started beyond the primary: the extra calls hedging cost. Only with a `hedge`. */
+  readonly hedgedAttempts?: number;
+  /** `hedgedAttempts / hedgeCalls` (0 without calls): the extra load, 0.08 is 8 % more calls. Only with a `hedge`. */
+  readonly hedgedAttemptsPerCall?: number;
+  /**
+   * The hedge's calls by the attempt whose outcome the caller got (index 0: the primary, 1: the
+   * first hedge, …; a call whose every attempt failed is the primary's). Only with a `hedge`.
+   */
+  readonly hedgeWins?: readonly number[];
+  /** Calls through a chaos layer (each layer's, when there are several). Only for a pipeline with a `chaos` layer. */
+  readonly chaosCalls?: number;
+  /** Calls a chaos layer failed with an injected fault instead of calling on. Only with `chaos`. */
+  readonly injectedFaults?: number;
+  /** Calls a chaos layer delayed by its injected latency. Only with `chaos`. */
+  readonly injectedLatencies?: number;
+  /** Calls a chaos layer answered with its injected outcome (a success) instead of calling on. Only with `chaos`. */
+  readonly injectedOutcomes?: number;
 }
 
 /**

@@ -108,7 +108,7 @@ export type Traffic =
  * ```
  */
 export interface LayerSpec {
-  readonly kind: 'retry' | 'circuitBreaker' | 'timeLimiter' | 'rateLimiter' | 'bulkhead' | 'adaptiveLimiter' | 'throttle';
+  readonly kind: 'retry' | 'circuitBreaker' | 'timeLimiter' | 'rateLimiter' | 'bulkhead' | 'adaptiveLimiter' | 'throttle' | 'hedge' | 'chaos';
   /** The component's options as written (durations may be strings); `clock` and `random` are the engine's. */
   readonly options: Readonly<Record<string, unknown>>;
 }

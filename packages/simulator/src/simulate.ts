@@ -127,6 +127,14 @@ function settingsOf(pipeline: PipelineSpec, layers: readonly BuiltLayer[]): Reco
     } else if (layer.kind === 'throttle') {
       const c = layer.throttle.config;
       Object.assign(settings, { k: c.k, window: c.window, maxRejectRatio: c.maxRejectRatio });
+    } else if (layer.kind === 'hedge') {
+      const { maxHedgedAttempts, delay } = layer.hedge.config;
+      Object.assign(settings, { maxHedgedAttempts, 'hedge.delay': delay.kind === 'fixed' ? delay.ms : `p${delay.percentile * 100}` });
+    } else if (layer.kind === 'chaos') {
+      const c = layer.chaos;
+      const what = c.strategy === 'latency' ? `latency ${c.config.latency as number}ms` : c.strategy;
+      const chaos = c.config.enabled === true ? `${what} ${(c.config.rate as number) * 100}%` : `${what} (disabled)`;
+      settings['chaos'] = settings['chaos'] === undefined ? chaos : `${settings['chaos']}, ${chaos}`;
     } else {
       const c = layer.breaker.config;
       Object.assign(settings, {

@@ -15,6 +15,8 @@ export function libraryPipeline(layers: readonly BuiltLayer[]): { pipeline: Pipe
     else if (l.kind === 'bulkhead') pipeline = pipeline.withBulkhead(l.bulkhead);
     else if (l.kind === 'adaptiveLimiter') pipeline = pipeline.with(l.limiter);
     else if (l.kind === 'throttle') pipeline = pipeline.with(l.throttle);
+    else if (l.kind === 'hedge') pipeline = pipeline.with(l.hedge);
+    else if (l.kind === 'chaos') pipeline = pipeline.with(l.chaos);
     else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
   }
   const transitions: StateChange[] = [];

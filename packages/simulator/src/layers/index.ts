@@ -4,7 +4,9 @@ import type { BuiltLayer } from '../pipeline.js';
 import { AdaptiveLimiterDriver } from './adaptive-limiter.js';
 import { BreakerDriver } from './breaker.js';
 import { BulkheadDriver } from './bulkhead.js';
+import { ChaosDriver } from './chaos.js';
 import type { LayerDriver, LayerHost } from './driver.js';
+import { HedgeDriver } from './hedge.js';
 import { RateLimiterDriver } from './rate-limiter.js';
 import { RetryDriver } from './retry.js';
 import { ThrottleDriver } from './throttle.js';
@@ -25,6 +27,8 @@ const DRIVERS: { readonly [K in LayerKind]: (layer: LayerOf<K>, host: LayerHost)
   bulkhead: (layer, host) => new BulkheadDriver(layer.bulkhead, host),
   adaptiveLimiter: (layer, host) => new AdaptiveLimiterDriver(layer.limiter, host),
   throttle: (layer, host) => new ThrottleDriver(layer.throttle, host),
+  hedge: (layer, host) => new HedgeDriver(layer.hedge, host),
+  chaos: (layer, host) => new ChaosDriver(layer.chaos, host),
 };
 
 /** The driver of one built layer, for one run. */
