@@ -144,7 +144,7 @@ export class HedgedCall<T> {
       this.#clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    if (successful && this.#startMs === this.#startMs) {
+    if (successful && !Number.isNaN(this.#startMs)) {
       const now = this.#clock.now();
       this.#recorder.delay.record(now - this.#startMs, now);
     }

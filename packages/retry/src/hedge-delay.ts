@@ -71,7 +71,8 @@ function rankOf(p: number, n: number): number {
  * ```
  */
 export class HedgeDelay {
-  /** The fixed delay, or NaN for a percentile setting. */
+  /** Whether the setting is a fixed delay ({@link #fixedMs}). */
+  readonly #fixed: boolean;
   readonly #fixedMs: number;
   readonly #percentile: number;
   readonly #minSamples: number;
@@ -91,6 +92,7 @@ export class HedgeDelay {
 
   constructor(setting: HedgeDelaySetting) {
     if (setting.kind === 'fixed') {
+      this.#fixed = true;
       this.#fixedMs = setting.ms;
       this.#percentile = 0;
       this.#minSamples = 0;
@@ -100,7 +102,8 @@ export class HedgeDelay {
       this.#total = new Uint32Array(0);
       return;
     }
-    this.#fixedMs = Number.NaN;
+    this.#fixed = false;
+    this.#fixedMs = 0;
     this.#percentile = setting.percentile;
     this.#minSamples = setting.minSamples;
     this.#initialMs = setting.initialMs;
@@ -119,7 +122,7 @@ export class HedgeDelay {
    * ```
    */
   current(nowMs: number): number {
-    if (this.#fixedMs === this.#fixedMs) return this.#fixedMs; // not NaN: a fixed delay
+    if (this.#fixed) return this.#fixedMs;
     this.#advance(nowMs);
     return this.#n < this.#minSamples ? this.#initialMs : UPPER[this.#cursor]!;
   }
@@ -135,7 +138,7 @@ export class HedgeDelay {
    * ```
    */
   record(durationMs: number, nowMs: number): void {
-    if (this.#fixedMs === this.#fixedMs || !(durationMs >= 0)) return;
+    if (this.#fixed || !(durationMs >= 0)) return;
     this.#advance(nowMs);
     const b = hedgeDelayBucket(durationMs);
     const slot = mod(this.#head, SLICES);
