@@ -32,7 +32,14 @@ export type ChaosInjected =
   | { readonly strategy: 'outcome'; readonly attempt: number; readonly result: unknown }
   | { readonly strategy: 'behavior'; readonly attempt: number };
 
-/** The event types a chaos strategy publishes (`on` refuses any other, suggesting the closest). */
+/**
+ * The event types a chaos strategy publishes (`on` refuses any other, suggesting the closest).
+ *
+ * @example
+ * ```ts
+ * CHAOS_EVENT_TYPES.includes('injected'); // true
+ * ```
+ */
 export const CHAOS_EVENT_TYPES: readonly (keyof ChaosEvents)[] = ['injected'];
 
 /**
