@@ -37,7 +37,7 @@ export class ChaosCore {
 
   /** The disabled path: `fn` as if no chaos layer were there (never a sync throw; the caller's abort rejects at once). */
   pass<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined): Promise<T> {
-    if (options === undefined) {
+    if (options === undefined || options === ROOT_CONTEXT) {
       this.notInjected++;
       return invoke(fn, ROOT_CONTEXT);
     }
@@ -87,7 +87,7 @@ export class ChaosCore {
 
   /** The context of a call the strategy may inject, or the rejection to return (bad options, an aborted signal). */
   enter(options: ExecuteOptions | CallContext | null | undefined): CallContext | Promise<never> {
-    return options === undefined ? ROOT_CONTEXT : enterCall(options);
+    return options === undefined || options === ROOT_CONTEXT ? ROOT_CONTEXT : enterCall(options);
   }
 
   /** Counts an injection; whether anyone listens to `injected` (build the event only then, and {@link publish} it). */
