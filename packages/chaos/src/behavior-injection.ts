@@ -17,12 +17,16 @@ import type { ChaosEvents, ChaosMetrics } from './events.js';
  * ```
  */
 export class BehaviorInjection implements Policy, Observable<ChaosEvents> {
+  /** `'chaos'`, for all four strategies (what `decorate()` and the exporters read). */
   readonly kind = 'chaos' as const;
+  /** Which of the four strategies this is. */
   readonly strategy = 'behavior' as const;
+  /** Every option as resolved at construction. */
   readonly config: ResolvedBehaviorInjectionConfig;
   readonly #core: ChaosCore;
 
   constructor(
+    /** The name in events, errors and metrics' labels. */
     readonly name: string,
     config: BehaviorInjectionConfig,
   ) {

@@ -12,6 +12,7 @@ import { CHAOS_OPTIONS, DEFAULT_LATENCY_MS, DEFAULT_RATE, type ChaosOptions, typ
  * ```
  */
 export interface FaultInjectionConfig extends ChaosOptions {
+  /** The error thrown instead of the call, or `(ctx) => error` (`undefined`: not this call). Required. */
   readonly fault: unknown;
 }
 
@@ -26,6 +27,7 @@ export interface FaultInjectionConfig extends ChaosOptions {
  * ```
  */
 export interface LatencyInjectionConfig extends ChaosOptions {
+  /** The wait before the call, a finite duration >= 0, or `(ctx) => Duration` (<= 0: no injection). Default 30 s. */
   readonly latency?: Duration | ((ctx: CallContext) => Duration) | undefined;
 }
 
@@ -40,6 +42,7 @@ export interface LatencyInjectionConfig extends ChaosOptions {
  * ```
  */
 export interface OutcomeInjectionConfig extends ChaosOptions {
+  /** The result returned instead of the call, or `(ctx) => result` (a promise is adopted). Required. */
   readonly outcome: unknown;
 }
 
@@ -53,6 +56,7 @@ export interface OutcomeInjectionConfig extends ChaosOptions {
  * ```
  */
 export interface BehaviorInjectionConfig extends ChaosOptions {
+  /** Run (and awaited) before the call; its throw or rejection fails the call. Required. */
   readonly behavior: (ctx: CallContext) => void | PromiseLike<void>;
 }
 
@@ -65,6 +69,7 @@ export interface BehaviorInjectionConfig extends ChaosOptions {
  * ```
  */
 export interface ResolvedFaultInjectionConfig extends ResolvedChaosOptions {
+  /** As given. */
   readonly fault: unknown;
 }
 
@@ -77,6 +82,7 @@ export interface ResolvedFaultInjectionConfig extends ResolvedChaosOptions {
  * ```
  */
 export interface ResolvedLatencyInjectionConfig extends ResolvedChaosOptions {
+  /** In ms, or the function as given. */
   readonly latency: number | ((ctx: CallContext) => Duration);
 }
 
@@ -89,6 +95,7 @@ export interface ResolvedLatencyInjectionConfig extends ResolvedChaosOptions {
  * ```
  */
 export interface ResolvedOutcomeInjectionConfig extends ResolvedChaosOptions {
+  /** As given. */
   readonly outcome: unknown;
 }
 
@@ -101,6 +108,7 @@ export interface ResolvedOutcomeInjectionConfig extends ResolvedChaosOptions {
  * ```
  */
 export interface ResolvedBehaviorInjectionConfig extends ResolvedChaosOptions {
+  /** As given. */
   readonly behavior: (ctx: CallContext) => void | PromiseLike<void>;
 }
 

@@ -13,6 +13,7 @@ import { OutcomeInjection } from './outcome-injection.js';
  * ```
  */
 export interface ChaosName {
+  /** The strategy's name; default: the strategy's own (`'fault'`, `'latency'`, `'outcome'`, `'behavior'`). */
   readonly name?: string | undefined;
 }
 

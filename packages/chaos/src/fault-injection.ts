@@ -16,12 +16,16 @@ import type { ChaosEvents, ChaosMetrics } from './events.js';
  * ```
  */
 export class FaultInjection implements Policy, Observable<ChaosEvents> {
+  /** `'chaos'`, for all four strategies (what `decorate()` and the exporters read). */
   readonly kind = 'chaos' as const;
+  /** Which of the four strategies this is. */
   readonly strategy = 'fault' as const;
+  /** Every option as resolved at construction. */
   readonly config: ResolvedFaultInjectionConfig;
   readonly #core: ChaosCore;
 
   constructor(
+    /** The name in events, errors and metrics' labels. */
     readonly name: string,
     config: FaultInjectionConfig,
   ) {

@@ -20,13 +20,17 @@ import type { ChaosEvents, ChaosMetrics } from './events.js';
  * ```
  */
 export class LatencyInjection implements Policy, Observable<ChaosEvents> {
+  /** `'chaos'`, for all four strategies (what `decorate()` and the exporters read). */
   readonly kind = 'chaos' as const;
+  /** Which of the four strategies this is. */
   readonly strategy = 'latency' as const;
+  /** Every option as resolved at construction. */
   readonly config: ResolvedLatencyInjectionConfig;
   readonly #core: ChaosCore;
   readonly #clock: Clock;
 
   constructor(
+    /** The name in events, errors and metrics' labels. */
     readonly name: string,
     config?: LatencyInjectionConfig,
   ) {

@@ -47,9 +47,13 @@ export interface ChaosOptions {
  * ```
  */
 export interface ResolvedChaosOptions {
+  /** The rate given (a number in [0, 1] or the function), or 0.001. */
   readonly rate: number | ((ctx: CallContext) => number);
+  /** As given, or `false`. */
   readonly enabled: boolean | ((ctx: CallContext) => boolean);
+  /** As given, or `Math.random`. */
   readonly random: () => number;
+  /** As given, or `systemClock`. */
   readonly clock: Clock;
 }
 
