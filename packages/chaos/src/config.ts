@@ -112,7 +112,7 @@ export interface ResolvedBehaviorInjectionConfig extends ResolvedChaosOptions {
   readonly behavior: (ctx: CallContext) => void | PromiseLike<void>;
 }
 
-function common(read: ConfigReader<ChaosOptions>, config: ChaosOptions | undefined): ResolvedChaosOptions {
+function common<C extends ChaosOptions>(read: ConfigReader<C>, config: C | undefined): ResolvedChaosOptions {
   const rate = config?.rate;
   const enabled = config?.enabled;
   return {
@@ -123,7 +123,7 @@ function common(read: ConfigReader<ChaosOptions>, config: ChaosOptions | undefin
   };
 }
 
-function typeOfFunctionOr(read: ConfigReader<ChaosOptions>, key: 'rate' | 'enabled', what: string, value: unknown): void {
+function typeOfFunctionOr<C extends ChaosOptions>(read: ConfigReader<C>, key: 'rate' | 'enabled', what: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function' && typeof value !== what) {
     read.fail(
       key,
@@ -136,8 +136,8 @@ function typeOfFunctionOr(read: ConfigReader<ChaosOptions>, key: 'rate' | 'enabl
 
 function reader<C extends ChaosOptions>(component: string, name: string, config: C | undefined, keys: readonly string[]): ConfigReader<C> {
   const read = new ConfigReader<C>(component, name, config, keys as readonly (keyof C & string)[]);
-  typeOfFunctionOr(read as unknown as ConfigReader<ChaosOptions>, 'rate', 'number', config?.rate);
-  typeOfFunctionOr(read as unknown as ConfigReader<ChaosOptions>, 'enabled', 'boolean', config?.enabled);
+  typeOfFunctionOr(read, 'rate', 'number', config?.rate);
+  typeOfFunctionOr(read, 'enabled', 'boolean', config?.enabled);
   return read;
 }
 
@@ -153,7 +153,7 @@ function reader<C extends ChaosOptions>(component: string, name: string, config:
 export function resolveFaultInjectionConfig(name: string, config: FaultInjectionConfig): ResolvedFaultInjectionConfig {
   const read = reader('FaultInjection', name, config, CHAOS_OPTIONS.fault);
   if (!read.has('fault')) read.fail('fault', 'given (an error, or a function of the call returning one)', config?.fault, 'type');
-  return { ...common(read as unknown as ConfigReader<ChaosOptions>, config), fault: config.fault };
+  return { ...common(read, config), fault: config.fault };
 }
 
 /**
@@ -173,7 +173,7 @@ export function resolveLatencyInjectionConfig(name: string, config: LatencyInjec
     latency = read.duration('latency', DEFAULT_LATENCY_MS, { gte: 0 });
     if (!Number.isFinite(latency)) read.fail('latency', 'a finite duration >= 0 (or a function of the call returning one)', given);
   }
-  return { ...common(read as unknown as ConfigReader<ChaosOptions>, config), latency };
+  return { ...common(read, config), latency };
 }
 
 /**
@@ -189,7 +189,7 @@ export function resolveOutcomeInjectionConfig(name: string, config: OutcomeInjec
   if (!read.has('outcome')) {
     read.fail('outcome', 'given (a result, or a function of the call returning one; () => undefined for an undefined result)', config?.outcome, 'type');
   }
-  return { ...common(read as unknown as ConfigReader<ChaosOptions>, config), outcome: config.outcome };
+  return { ...common(read, config), outcome: config.outcome };
 }
 
 /**
@@ -204,5 +204,5 @@ export function resolveBehaviorInjectionConfig(name: string, config: BehaviorInj
   const read = reader('BehaviorInjection', name, config, CHAOS_OPTIONS.behavior);
   const behavior = read.fn<(ctx: CallContext) => void | PromiseLike<void>>('behavior');
   if (behavior === undefined) return read.fail('behavior', 'a function of the call (run before it)', config?.behavior, 'type');
-  return { ...common(read as unknown as ConfigReader<ChaosOptions>, config), behavior };
+  return { ...common(read, config), behavior };
 }
