@@ -99,6 +99,15 @@ describe('hostile functions', () => {
     }
   });
 
+  it('whatever fn returns is the call’s result, disabled or not: primitives, null, undefined, a function, a plain object', async () => {
+    const fnValue = () => 'a function';
+    const values: unknown[] = [1, 'text', null, undefined, false, 10n, Symbol.for('s'), fnValue, { then: 1 }];
+    for (const enabled of [false, true]) {
+      const f = new FaultInjection('pg', { enabled, rate: 0, random: () => 0.5, fault: 1 });
+      for (const value of values) expect(await f.execute(() => value)).toBe(value);
+    }
+  });
+
   it('the context of decorate() (core’s ROOT_CONTEXT) takes the short path, disabled or not', async () => {
     const seen: unknown[] = [];
     const off = new FaultInjection('pg', { fault: 1 });
