@@ -1,5 +1,6 @@
-import { onAbort, type CallContext, type Clock, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { onAbort, type Clock, type PolicyFn, type TimerHandle } from '@breakwater/core';
 import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
+import { HedgeAttempt, lostReason } from './hedge-attempt.js';
 import type { HedgeRecorder } from './hedge-recorder.js';
 
 /** Running: no outcome chosen yet. Decided: an outcome is chosen, waiting for the other attempts to settle. */
@@ -30,7 +31,9 @@ export class HedgedCall<T> {
   readonly #startMs: number;
   #resolve!: (value: T) => void;
   #reject!: (error: unknown) => void;
-  readonly #controllers: AbortController[] = [];
+  /** The primary's context, and the hedged attempts' (made at the first hedge). */
+  #primary: HedgeAttempt | undefined;
+  #hedges: HedgeAttempt[] | undefined;
   #state = RUNNING;
   #started = 0;
   #settled = 0;
@@ -71,12 +74,12 @@ export class HedgedCall<T> {
     } else this.#armTimer();
   }
 
-  /** Starts the next attempt with a signal of its own. */
+  /** Starts the next attempt with a context of its own. */
   #launch(): void {
     const attempt = ++this.#started;
-    const controller = new AbortController();
-    this.#controllers.push(controller);
-    const ctx: CallContext = { signal: controller.signal, attempt };
+    const ctx = new HedgeAttempt(attempt);
+    if (attempt === 1) this.#primary = ctx;
+    else (this.#hedges ??= []).push(ctx);
     invoke(this.#fn, ctx).then(
       (value) => this.#onOutcome(attempt, true, value),
       (error: unknown) => this.#onOutcome(attempt, false, error),
@@ -90,14 +93,18 @@ export class HedgedCall<T> {
       this.#timer = undefined;
     }
     if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) {
-      this.#timer = this.#clock.setTimeout(this.#onDelay, this.#delayMs);
+      this.#timer = this.#clock.setTimeout(
+        (this.#onDelay ??= () => {
+          this.#timer = undefined;
+          this.#hedge('delay');
+        }),
+        this.#delayMs,
+      );
     }
   }
 
-  readonly #onDelay = (): void => {
-    this.#timer = undefined;
-    this.#hedge('delay');
-  };
+  /** The timer's callback, made when a first timer is armed. */
+  #onDelay: (() => void) | undefined;
 
   /** Starts a hedged attempt if the call is still running, has attempts left and the budget allows one. */
   #hedge(reason: 'delay' | 'failure'): void {
@@ -148,8 +155,10 @@ export class HedgedCall<T> {
       const now = this.#clock.now();
       this.#recorder.delay.record(now - this.#startMs, now);
     }
-    const controllers = this.#controllers;
-    for (let i = 0; i < controllers.length; i++) if (i !== winner - 1) controllers[i]!.abort();
+    if (this.#started > 1) {
+      if (winner !== 1) this.#primary?.abort(lostReason(1, winner));
+      for (const h of this.#hedges!) if (h.attempt !== winner) h.abort(lostReason(h.attempt, winner));
+    }
   }
 
   /** Every attempt has settled: the caller gets the decided outcome. */
@@ -171,7 +180,8 @@ export class HedgedCall<T> {
       this.#timer = undefined;
     }
     const reason: unknown = this.#signal.reason;
-    for (const controller of this.#controllers) if (!controller.signal.aborted) controller.abort(reason);
+    this.#primary?.abort(reason);
+    if (this.#hedges !== undefined) for (const h of this.#hedges) h.abort(reason);
     this.#recorder.aborted(this.#started, reason);
     this.#reject(reason);
   }

@@ -1,6 +1,6 @@
-import { VirtualClock } from '@breakwater/core';
-import { track } from '@breakwater/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CallContext, VirtualClock } from '@breakwater/core';
+import { deferred, track } from '@breakwater/test-support';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Hedge, type HedgeConfig, type HedgeMetrics } from './index.js';
 import { manualAttempts } from '../test/hedge-support.js';
 
@@ -266,5 +266,39 @@ describe('Hedge: the losers', () => {
     attempts[0]!.resolve('primary');
     await clock.advance(0);
     expect(call.value).toBe('hedge');
+  });
+
+  it('aborts a loser with an AbortError that names the winner; a signal first read after the loss is aborted already', async () => {
+    const hedge = hedgeOf({ delay: 0 });
+    const contexts: CallContext[] = [];
+    const gates = [deferred<string>(), deferred<string>()];
+    const call = track(
+      hedge.execute((ctx) => {
+        contexts.push(ctx);
+        return gates[ctx.attempt - 1]!.promise;
+      }),
+    );
+    gates[1]!.resolve('second');
+    await clock.advance(0);
+    const signal = contexts[0]!.signal; // read for the first time now
+    expect(signal).toBe(contexts[0]!.signal);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(DOMException);
+    expect([signal.reason.name, signal.reason.message]).toEqual(['AbortError', "hedged attempt 1 lost: the call took attempt 2's outcome"]);
+    expect(contexts[1]!.signal.aborted).toBe(false);
+    gates[0]!.reject(signal.reason);
+    await clock.advance(0);
+    expect(call.value).toBe('second');
+  });
+
+  it('builds no AbortController for an attempt that never reads its signal', async () => {
+    const built = vi.spyOn(globalThis, 'AbortController');
+    try {
+      const hedge = hedgeOf({ delay: 100 });
+      await expect(hedge.execute(() => 'fast')).resolves.toBe('fast');
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
   });
 });
