@@ -54,5 +54,12 @@ export interface HedgeMetrics {
   readonly winsByAttempt: readonly number[];
 }
 
-/** Every event type a hedge publishes: `on` refuses any other (with a "did you mean"). */
+/**
+ * Every event type a hedge publishes: `on` refuses any other (with a "did you mean").
+ *
+ * @example
+ * ```ts
+ * for (const type of HEDGE_EVENT_TYPES) hedge.on(type, (e) => log(e.type, e.name));
+ * ```
+ */
 export const HEDGE_EVENT_TYPES: readonly (keyof HedgeEvents)[] = ['hedge', 'hedgeRefused', 'success', 'error'];
