@@ -81,11 +81,17 @@ export type HedgeDelaySetting =
  * ```
  */
 export interface ResolvedHedgeConfig {
+  /** Attempts on top of the primary, in [1, 10]. */
   readonly maxHedgedAttempts: number;
+  /** The delay: fixed ms (0: all at once; negative: only after a failure), or the percentile setting. */
   readonly delay: HedgeDelaySetting;
+  /** As given; `undefined` means every error is handled and no result is. */
   readonly shouldHandle: ((outcome: HedgeOutcome) => boolean) | undefined;
+  /** As given. */
   readonly onHedging: ((event: { readonly attempt: number; readonly delayMs: number }) => void) | undefined;
+  /** The budget shared with retries, if any. */
   readonly budget: RetryBudget | undefined;
+  /** The clock of the delays. */
   readonly clock: Clock;
 }
 

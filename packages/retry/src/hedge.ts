@@ -21,6 +21,7 @@ import { HedgeRecorder } from './hedge-recorder.js';
  * ```
  */
 export class Hedge implements Policy, Observable<HedgeEvents> {
+  /** `'hedge'`: what `decorate()`, `health()` and the exporters know a hedge by. */
   readonly kind = 'hedge' as const;
   /** The options as resolved at construction (defaults applied, durations in ms). */
   readonly config: ResolvedHedgeConfig;
@@ -38,6 +39,12 @@ export class Hedge implements Policy, Observable<HedgeEvents> {
     return new Hedge(name, config);
   }
 
+  /**
+   * Checks `config` (a `TypeError` or `RangeError` naming the hedge, the option, the value and
+   * the valid range) and builds the hedge.
+   *
+   * @param name - the hedge's name, in messages, events and metrics
+   */
   constructor(
     readonly name: string,
     config?: HedgeConfig,
