@@ -275,8 +275,9 @@ class Run implements RunView, LayerHost {
   complete(frame: Frame, code: number): void {
     frame.settled = true;
     const parent = frame.parent!;
-    if (frame.slot >= 0) parent.children![frame.slot] = null;
-    else if (parent.child === frame) parent.child = null;
+    // One of several calls below its parent (a hedge's attempt) stays in `children`, settled: the
+    // call it left running below (a time limiter that does not cancel) is cancelled with the others.
+    if (frame.slot < 0 && parent.child === frame) parent.child = null;
     if (parent.layer < 0) return this.#ended(parent, code);
     this.#childEnded[parent.layer]!(parent, code, frame);
   }
@@ -284,7 +285,11 @@ class Run implements RunView, LayerHost {
   cancelBelow(frame: Frame, code: number): void {
     const children = frame.children;
     if (children !== null) {
-      for (const child of children) if (child !== null) this.cancel(child, code);
+      for (const child of children) {
+        if (child === null) continue;
+        if (!child.settled) this.cancel(child, code);
+        else this.cancelBelow(child, code); // what it left running, if anything
+      }
     } else if (frame.child !== null) this.cancel(frame.child, code);
   }
 

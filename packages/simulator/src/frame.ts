@@ -22,7 +22,7 @@ export class Frame {
   child: Frame | null = null;
   /**
    * A layer that runs several calls below at once (a hedge's attempts; `child` stays null): the
-   * frame of each, by slot, null once it ended. Null for every other layer.
+   * frame of each, by slot (null: not started; `settled`: ended). Null for every other layer.
    */
   children: (Frame | null)[] | null = null;
   /** Its slot in its parent's `children` (-1: it is its parent's `child`). */
@@ -33,7 +33,7 @@ export class Frame {
   user = -1;
   traceIndex = -1;
   usedTrace = false;
-  /** Retry: the attempt running; the wait it took last. Hedge: attempts started. */
+  /** Retry: the attempt running; the wait it took last. Hedge: attempts started; the delay of the call's hedges. */
   attempt = 0;
   previousWaitMs = 0;
   /**

@@ -21,7 +21,8 @@ export interface LayerHost {
   spawn(frame: Frame): void;
   /**
    * Starts one more call below `frame` beside those already running there (a hedge's attempts):
-   * `frame.children[slot]` (the driver made `frame.children`) until it ends; `childEnded` gets it as its `child`.
+   * `frame.children[slot]` (the driver made `frame.children`; it stays there, `settled` once it
+   * ended); `childEnded` gets it as its `child`.
    */
   spawnAt(frame: Frame, slot: number): void;
   /** `frame` is done with `code`: the layer above it reacts. */
@@ -33,6 +34,7 @@ export interface LayerHost {
   /**
    * Cancels what runs below `frame` (as a time limiter's `cancelRunningFuture`): every frame below
    * is aborted, the deepest ones end with `code` and the layers above them react, up to `frame`'s.
+   * Below a settled frame (a time limiter that gave up without cancelling), what it left running.
    */
   cancelBelow(frame: Frame, code: number): void;
   /** Cancels `frame` (one of its parent's `children`, a hedge's losing attempt) and what runs below it, as `cancelBelow` does. */

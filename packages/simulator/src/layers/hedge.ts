@@ -6,9 +6,9 @@ import type { LayerDriver, LayerHost } from './driver.js';
 /**
  * A hedge, as its resolved config says (contract: docs/hedging.md), without a promise per call:
  * each attempt is one of the frame's `children` (`host.spawnAt`), the delay a wake-up of the frame.
- * The primary starts at once; after the delay without an answer (read from a {@link HedgeDelay}
- * fed, as the real Hedge feeds its own, with each successful call's duration from its start to
- * the winning answer) the next one starts; a handled failure starts the next one at once; a delay
+ * The primary starts at once; after the delay without an answer (read at the call's start from a
+ * {@link HedgeDelay} fed, as the real Hedge feeds its own, with each successful call's duration
+ * from its start to the winning answer) the next one starts, and so on from each start; a handled failure starts the next one at once; a delay
  * of 0 starts them all, a negative one only after a failure. The first outcome the hedge does not
  * handle (a success; every error is handled unless `shouldHandle` says otherwise) wins: the other
  * attempts are cancelled (`host.cancel`: a backend of finite capacity frees their servers and
@@ -23,6 +23,9 @@ export class HedgeDriver implements LayerDriver {
   readonly #delay: HedgeDelay;
   /** Whether the hedge goes past each outcome code to the next attempt (its `shouldHandle`). */
   readonly #handled: boolean[];
+  /** Attempts being started (`#next`, nested when a slot freed below starts another call's); the attempts that ended meanwhile, not heard yet. */
+  #starting = 0;
+  readonly #unheard: Frame[] = [];
 
   constructor(hedge: Hedge, host: LayerHost) {
     const { maxHedgedAttempts, delay, shouldHandle } = hedge.config;
@@ -38,26 +41,47 @@ export class HedgeDriver implements LayerDriver {
     const host = this.#host;
     frame.startedAt = host.now();
     frame.attempt = 0;
+    frame.previousWaitMs = this.#delay.current(frame.startedAt); // read once, at the call's start, as the real Hedge does
     frame.children = new Array<Frame | null>(this.#attempts).fill(null);
     host.tally(frame).hedgeCalls++;
     this.#next(frame);
   }
 
-  /** Starts the next attempt, and with a delay of 0 every one left; arms the delay when more may follow. */
+  /**
+   * Starts the next attempt (with a delay of 0 every one left), then arms the delay when more may
+   * follow. An attempt that ends while they start (a layer below refused it at once) is heard once
+   * they all have, in the order they started: the real Hedge hears an outcome only after it started
+   * its attempts.
+   */
   #next(frame: Frame): void {
     const host = this.#host;
-    for (;;) {
+    const delay = frame.previousWaitMs;
+    const heard = this.#unheard.length;
+    do {
       const slot = frame.attempt++;
       if (slot > 0) host.tally(frame).hedgedAttempts++;
-      const delay = frame.attempt < this.#attempts ? this.#delay.current(host.now()) : -1;
-      if (delay > 0) host.wakeAt(frame, host.now() + delay);
-      // The attempt may end at once (a breaker below refuses it): childEnded has run when this returns.
+      this.#starting++;
       host.spawnAt(frame, slot);
-      if (delay !== 0 || frame.settled || frame.attempt >= this.#attempts) return;
+      this.#starting--;
+    } while (delay === 0 && frame.attempt < this.#attempts);
+    if (delay > 0 && frame.attempt < this.#attempts) host.wakeAt(frame, host.now() + delay);
+    // Heard in the order they ended (another call's too, when a slot freed below started its attempt and it ended at once).
+    for (const child of this.#unheard.splice(heard)) {
+      const parent = child.parent!;
+      if (!parent.settled) this.#ended(parent, child.code, child);
     }
   }
 
   childEnded(frame: Frame, code: number, child: Frame): void {
+    if (this.#starting > 0 && !child.aborted) {
+      child.code = code; // it has ended: its code is free
+      this.#unheard.push(child);
+      return;
+    }
+    this.#ended(frame, code, child);
+  }
+
+  #ended(frame: Frame, code: number, child: Frame): void {
     const host = this.#host;
     if (child.aborted) {
       // A loser this hedge cancelled (it ends the call itself), or an attempt cancelled with the whole call from above.
@@ -69,24 +93,30 @@ export class HedgeDriver implements LayerDriver {
     }
     const slot = child.slot;
     if (slot === 0) frame.code = code;
-    if (!this.#handled[code]) return this.#won(frame, code, slot);
+    if (!this.#handled[code]) return this.#decide(frame, code, slot, code === CODE.ok);
     if (frame.attempt < this.#attempts) {
       host.cancelWake(frame);
       return this.#next(frame);
     }
-    if (running(frame)) return;
     // Every attempt failed: the caller gets the primary's failure.
-    host.tally(frame).hedgeWins[0]!++;
-    host.complete(frame, frame.code);
+    if (!running(frame)) this.#decide(frame, frame.code, 0, false);
   }
 
-  #won(frame: Frame, code: number, slot: number): void {
+  /**
+   * The caller gets attempt `winner`'s outcome: every other attempt is cancelled, and what an
+   * attempt that ended left running below (a time limiter that does not cancel), as the real Hedge
+   * aborts every other attempt's signal.
+   */
+  #decide(frame: Frame, code: number, winner: number, successful: boolean): void {
     const host = this.#host;
     host.cancelWake(frame);
-    host.tally(frame).hedgeWins[slot]!++;
-    if (code === CODE.ok) this.#delay.record(host.now() - frame.startedAt, host.now());
-    const children = frame.children!;
-    for (const other of children) if (other !== null) host.cancel(other, CODE.cancelled);
+    host.tally(frame).hedgeWins[winner]!++;
+    if (successful) this.#delay.record(host.now() - frame.startedAt, host.now());
+    for (const other of frame.children!) {
+      if (other === null || other.slot === winner) continue;
+      if (other.settled) host.cancelBelow(other, CODE.cancelled);
+      else host.cancel(other, CODE.cancelled);
+    }
     host.complete(frame, code);
   }
 
@@ -101,6 +131,6 @@ export class HedgeDriver implements LayerDriver {
 
 /** Whether any attempt of the call is still running. */
 function running(frame: Frame): boolean {
-  for (const child of frame.children!) if (child !== null) return true;
+  for (const child of frame.children!) if (child !== null && !child.settled) return true;
   return false;
 }
