@@ -2,10 +2,11 @@
 // (`kind`, `name`, `metrics`; a breaker's `state`, `config`, `stateTransition` and `observeCalls`):
 // the Actuator-like `health()` snapshot, and the reader both metrics exporters build on.
 // It depends on @breakwater/core only: no policy package is needed to read a policy. Every export of
-// health-types.ts and observed.ts is public (hence `export *`); the umbrella lists what it takes by name.
+// health-types.ts, observed.ts and observed-hedge-chaos.ts is public (hence `export *`); the umbrella lists what it takes by name.
 export { health } from './health.js';
 export * from './health-types.js';
 export * from './observed.js';
+export * from './observed-hedge-chaos.js';
 export {
   AdaptiveLimiterObservation,
   BreakerObservation,

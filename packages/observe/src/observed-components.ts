@@ -15,6 +15,7 @@ import {
   type ObservedThrottle,
   type ObservedTimeLimiter,
 } from './observed.js';
+import type { ObservedChaos, ObservedHedge } from './observed-hedge-chaos.js';
 
 /**
  * One read of every exported component, by kind, each `metrics` read once.
@@ -43,6 +44,8 @@ export interface ObservedSnapshot<R extends CallRecorder = CallRecorder, T exten
     readonly binding: AdaptiveLimiterObservation<T> | undefined;
   }[];
   readonly throttles: readonly { readonly c: ObservedThrottle; readonly m: ObservedThrottle['metrics'] }[];
+  readonly hedges: readonly { readonly c: ObservedHedge; readonly m: ObservedHedge['metrics'] }[];
+  readonly chaos: readonly { readonly c: ObservedChaos; readonly m: ObservedChaos['metrics'] }[];
 }
 
 /** The kinds an exporter binds to (a listener held per instance): breakers and adaptive limiters. */
@@ -83,7 +86,7 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder, T extends
     if (isObservedComponent(componentOrRegistry)) return this.#addComponent(componentOrRegistry);
     if (isObservedRegistry(componentOrRegistry)) return this.#addRegistry(componentOrRegistry);
     throw new TypeError(
-      `${this.owner}.add: expected a circuit breaker, retry, time limiter, bulkhead, pool bulkhead, rate limiter, adaptive limiter, adaptive throttle or a registry of them, got ${describeValue(componentOrRegistry)}`,
+      `${this.owner}.add: expected a circuit breaker, retry, time limiter, bulkhead, pool bulkhead, rate limiter, adaptive limiter, adaptive throttle, hedge, chaos layer or a registry of them, got ${describeValue(componentOrRegistry)}`,
     );
   }
 
@@ -164,6 +167,8 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder, T extends
       rateLimiters: [],
       adaptiveLimiters: [],
       throttles: [],
+      hedges: [],
+      chaos: [],
     };
     for (const c of seen) {
       switch (c.kind) {
@@ -190,6 +195,12 @@ export class ObservedComponents<R extends CallRecorder = CallRecorder, T extends
           break;
         case 'throttle':
           s.throttles.push({ c, m: c.metrics });
+          break;
+        case 'hedge':
+          s.hedges.push({ c, m: c.metrics });
+          break;
+        case 'chaos':
+          s.chaos.push({ c, m: c.metrics });
           break;
       }
     }

@@ -58,6 +58,9 @@ const ADAPTIVE: readonly (readonly [string, string, 'gauge' | 'counter', (m: Obs
   ['adaptive_rejected_calls_total', 'Calls the adaptive limiter refused (since it was made)', 'counter', (m) => m.rejected],
 ];
 
+/** The `attempt` label values of a hedge's wins, made once (a hedge starts at most 11 attempts). */
+const ATTEMPTS: readonly string[] = Array.from({ length: 11 }, (_, i) => String(i + 1));
+
 // The throttle's counts are over its sliding window (they fall as the window slides), so they are gauges, not counters.
 const THROTTLE: readonly (readonly [string, string, (m: ObservedThrottle['metrics']) => number])[] = [
   [
@@ -263,4 +266,63 @@ export const OBSERVED_SERIES: readonly ObservedSeries[] = [
       },
     }),
   ),
+  series({
+    name: 'hedge_calls_total',
+    help: 'Hedged calls, by the outcome the caller got',
+    type: 'counter',
+    labelNames: ['name', 'kind'],
+    of: 'hedges',
+    samples: ({ c, m }, out) => {
+      out.push(kinded(c.name, 'successful', m.numberOfSuccessfulCalls), kinded(c.name, 'failed', m.numberOfFailedCalls));
+    },
+  }),
+  series({
+    name: 'hedge_attempts_total',
+    help: 'Hedged attempts started beyond the primary (the extra load)',
+    type: 'counter',
+    labelNames: ['name'],
+    of: 'hedges',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.numberOfHedgedAttempts));
+    },
+  }),
+  // One sample per attempt the hedge may start (maxHedgedAttempts + 1, at most 11): a fixed set of
+  // label values per hedge, however many calls.
+  series({
+    name: 'hedge_wins_total',
+    help: 'Calls whose outcome came from each attempt (attempt="1": the primary)',
+    type: 'counter',
+    labelNames: ['name', 'attempt'],
+    of: 'hedges',
+    samples: ({ c, m }, out) => {
+      const name = labelValue(c.name);
+      const wins = m.winsByAttempt;
+      for (let i = 0; i < wins.length; i++) out.push({ labels: { name, attempt: ATTEMPTS[i] ?? String(i + 1) }, value: wins[i]! });
+    },
+  }),
+  series({
+    name: 'hedge_budget_refusals_total',
+    help: 'Hedged attempts the retry budget refused',
+    type: 'counter',
+    labelNames: ['name'],
+    of: 'hedges',
+    samples: ({ c, m }, out) => {
+      out.push(one(c.name, m.numberOfHedgesRefusedByBudget));
+    },
+  }),
+  series({
+    name: 'chaos_calls_total',
+    help: 'Calls through the chaos layer, injected or not, by its strategy',
+    type: 'counter',
+    labelNames: ['name', 'strategy', 'injected'],
+    of: 'chaos',
+    samples: ({ c, m }, out) => {
+      const name = labelValue(c.name);
+      const strategy = c.strategy;
+      out.push(
+        { labels: { name, strategy, injected: 'true' }, value: m.numberOfInjectedCalls },
+        { labels: { name, strategy, injected: 'false' }, value: m.numberOfCallsNotInjected },
+      );
+    },
+  }),
 ];

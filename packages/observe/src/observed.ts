@@ -3,6 +3,8 @@
 // exporter built on this (`@breakwater/prometheus`, `@breakwater/opentelemetry`) never names one,
 // so a user installs only the policies they use. The values each series takes live here once.
 
+import type { ObservedChaos, ObservedHedge } from './observed-hedge-chaos.js';
+
 /**
  * The six states of a breaker, as `breaker.state` names them (lower-cased in a `state` label).
  *
@@ -216,7 +218,7 @@ export interface ObservedThrottle {
  *
  * @example
  * ```ts
- * const components: ObservedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle];
+ * const components: ObservedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle, hedge, chaos];
  * for (const c of components) metrics.add(c);
  * ```
  */
@@ -228,7 +230,9 @@ export type ObservedComponent =
   | ObservedPoolBulkhead
   | ObservedRateLimiter
   | ObservedAdaptiveLimiter
-  | ObservedThrottle;
+  | ObservedThrottle
+  | ObservedHedge
+  | ObservedChaos;
 
 /**
  * What an exporter reads of a registry (core's `Registry` and every kind's registry): its
@@ -247,10 +251,10 @@ export interface ObservedRegistry<I extends ObservedComponent = ObservedComponen
   on(type: 'added' | 'removed' | 'replaced', listener: (event: any) => void): () => void;
 }
 
-const KINDS = new Set(['circuitBreaker', 'retry', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'adaptiveLimiter', 'throttle']);
+const KINDS = new Set(['circuitBreaker', 'retry', 'timeLimiter', 'bulkhead', 'poolBulkhead', 'rateLimiter', 'adaptiveLimiter', 'throttle', 'hedge', 'chaos']);
 
 /**
- * Whether `x` is a component of one of the eight exported kinds (a `kind` among them and a string `name`).
+ * Whether `x` is a component of one of the ten exported kinds (a `kind` among them and a string `name`).
  *
  * @example
  * ```ts
@@ -304,27 +308,4 @@ export const CALL_KINDS: readonly ObservedCallKind[] = ['successful', 'failed', 
  */
 export const stateLabel = (state: ObservedBreakerState): string => state.toLowerCase();
 
-/** A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
-
-/**
- * A component's name as a label (attribute) value: valid Unicode, and distinct for distinct names
- * (contract: docs/observability.md). A name that is well-formed and does not contain the text `\u` is given as it is (every
- * name in practice). Any other — one with a lone surrogate, which UTF-8 cannot carry (it would
- * become U+FFFD, so `'a\ud800'` and `'a\udbff'` would be one series), or one that contains `\u` —
- * has each backslash doubled and each lone surrogate written as the text `\uD800` (upper-case hex).
- * The result is one-to-one: an escaped value always contains `\u`, a name given as it is never
- * does, and an escaped value reads back by undoing `\\` and `\uXXXX`.
- *
- * @example
- * ```ts
- * labelValue('pg');        // 'pg'
- * labelValue('a\ud800');   // 'a\\uD800' (the six characters \uD800)
- * labelValue('a\\uD800');  // 'a\\\\uD800' (a name that was already that text: its backslash doubled)
- * ```
- */
-export function labelValue(name: string): string {
-  if (!name.includes('\\u') && !LONE_SURROGATE.test(name)) return name;
-  return name.replace(/\\/g, '\\\\').replace(LONE_SURROGATES, (s) => `\\u${s.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+export { labelValue } from './observed-label.js';
