@@ -1,7 +1,8 @@
-import { onAbort, type Clock, type PolicyFn, type TimerHandle } from '@breakwater/core';
+import { onAbort, type Clock, type PolicyFn } from '@breakwater/core';
 import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
 import { HedgeAttempt, lostReason } from './hedge-attempt.js';
 import type { HedgeRecorder } from './hedge-recorder.js';
+import type { DueCall } from './hedge-timer.js';
 
 /** Running: no outcome chosen yet. Decided: an outcome is chosen, waiting for the other attempts to settle. */
 const RUNNING = 0;
@@ -16,10 +17,16 @@ const DONE = 2;
  * not handled wins and every other attempt's signal aborts; when every attempt has failed the
  * primary's outcome is the call's. The caller gets it once every attempt has settled (no orphan
  * left running), or at once with the reason when it aborts (every attempt's signal aborts too).
- * At most one timer is pending at a time.
+ * Its delay is kept by the hedge's one timer ({@link HedgeTimer}): a call is linked there while
+ * its delay runs, so a call answered in time sets no timer of its own.
  */
-export class HedgedCall<T> {
+export class HedgedCall<T> implements DueCall {
   readonly promise: Promise<T>;
+  // Its links in the hedge's timer list (DueCall).
+  due = 0;
+  prev: DueCall | undefined;
+  next: DueCall | undefined;
+  queued = false;
   readonly #recorder: HedgeRecorder;
   readonly #fn: PolicyFn<T>;
   readonly #signal: AbortSignal;
@@ -37,7 +44,6 @@ export class HedgedCall<T> {
   #state = RUNNING;
   #started = 0;
   #settled = 0;
-  #timer: TimerHandle | undefined;
   #refused = false;
   /** The primary's outcome, once it failed (handled). */
   #primaryOk = false;
@@ -56,12 +62,14 @@ export class HedgedCall<T> {
     const config = recorder.config;
     this.#clock = config.clock;
     this.#maxAttempts = config.maxHedgedAttempts + 1;
+    let now: number;
     if (config.delay.kind === 'fixed') {
       this.#delayMs = config.delay.ms;
       this.#startMs = Number.NaN;
+      now = this.#delayMs > 0 ? this.#clock.now() : 0;
     } else {
-      this.#startMs = this.#clock.now();
-      this.#delayMs = recorder.delay.current(this.#startMs);
+      now = this.#startMs = this.#clock.now();
+      this.#delayMs = recorder.delay.current(now);
     }
     this.promise = new Promise<T>((resolve, reject) => {
       this.#resolve = resolve;
@@ -71,7 +79,7 @@ export class HedgedCall<T> {
     this.#launch();
     if (this.#delayMs === 0) {
       while (this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) this.#hedge('delay');
-    } else this.#armTimer();
+    } else this.#armTimer(now);
   }
 
   /** Starts the next attempt with a context of its own. */
@@ -86,25 +94,19 @@ export class HedgedCall<T> {
     );
   }
 
-  /** After a positive delay, the next attempt unless an answer came first (one timer at a time). */
-  #armTimer(): void {
-    if (this.#timer !== undefined) {
-      this.#clock.clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+  /** After a positive delay from `now`, the next attempt unless an answer came first. */
+  #armTimer(now: number): void {
+    const timer = this.#recorder.timer;
+    timer.remove(this);
     if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) {
-      this.#timer = this.#clock.setTimeout(
-        (this.#onDelay ??= () => {
-          this.#timer = undefined;
-          this.#hedge('delay');
-        }),
-        this.#delayMs,
-      );
+      timer.add(this, now + this.#delayMs, now);
     }
   }
 
-  /** The timer's callback, made when a first timer is armed. */
-  #onDelay: (() => void) | undefined;
+  /** The delay elapsed with no outcome chosen (the hedge's timer calls it, the call unlinked). */
+  onDue(): void {
+    this.#hedge('delay');
+  }
 
   /** Starts a hedged attempt if the call is still running, has attempts left and the budget allows one. */
   #hedge(reason: 'delay' | 'failure'): void {
@@ -114,13 +116,13 @@ export class HedgedCall<T> {
     if (budget !== undefined && !tryTake(budget)) {
       this.#refused = true;
       this.#recorder.refused(attempt);
-      this.#armTimer(); // clears it
+      this.#recorder.timer.remove(this);
       return;
     }
     this.#recorder.hedging(attempt, reason === 'delay' ? Math.max(0, this.#delayMs) : 0, reason);
     if (this.#state !== RUNNING) return; // onHedging or a listener aborted the caller
     this.#launch();
-    if (this.#delayMs !== 0) this.#armTimer();
+    if (this.#delayMs > 0) this.#armTimer(this.#clock.now());
   }
 
   #onOutcome(attempt: number, ok: boolean, value: unknown): void {
@@ -147,10 +149,7 @@ export class HedgedCall<T> {
     this.#winnerOk = ok;
     this.#winnerValue = value;
     this.#successful = successful;
-    if (this.#timer !== undefined) {
-      this.#clock.clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+    this.#recorder.timer.remove(this);
     if (successful && !Number.isNaN(this.#startMs)) {
       const now = this.#clock.now();
       this.#recorder.delay.record(now - this.#startMs, now);
@@ -175,10 +174,7 @@ export class HedgedCall<T> {
     if (this.#state === DONE) return;
     this.#state = DONE;
     this.#stopAbort?.();
-    if (this.#timer !== undefined) {
-      this.#clock.clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+    this.#recorder.timer.remove(this);
     const reason: unknown = this.#signal.reason;
     this.#primary?.abort(reason);
     if (this.#hedges !== undefined) for (const h of this.#hedges) h.abort(reason);

@@ -3,9 +3,10 @@ import { callbackThrew } from '@breakwater/core/internal';
 import type { ResolvedHedgeConfig } from './hedge-config.js';
 import { HedgeDelay } from './hedge-delay.js';
 import { HEDGE_EVENT_TYPES, type HedgeEvents, type HedgeMetrics } from './hedge-events.js';
+import { HedgeTimer } from './hedge-timer.js';
 
 /**
- * What the calls of one Hedge share: its config and delay, its user callbacks contained
+ * What the calls of one Hedge share: its config, its delay and the timer of the delays, its user callbacks contained
  * (contract: docs/conventions.md: a callback that throws is reported once and the hedge takes its
  * safe choice), and its counters and events. Every call ends through exactly one of
  * {@link ended} or {@link aborted}, which counts it once and publishes its last event.
@@ -13,6 +14,8 @@ import { HEDGE_EVENT_TYPES, type HedgeEvents, type HedgeMetrics } from './hedge-
 export class HedgeRecorder {
   readonly events: EventPublisher<HedgeEvents>;
   readonly delay: HedgeDelay;
+  /** The one timer of the calls' delays. */
+  readonly timer: HedgeTimer;
   /** `Hedge 'search'`: how messages and warnings name this hedge. */
   readonly source: string;
   #successful = 0;
@@ -28,6 +31,7 @@ export class HedgeRecorder {
     this.source = `Hedge '${name}'`;
     this.events = new EventPublisher<HedgeEvents>(name, config.clock, this.source, HEDGE_EVENT_TYPES);
     this.delay = new HedgeDelay(config.delay);
+    this.timer = new HedgeTimer(config.clock);
     this.#wins = new Array<number>(config.maxHedgedAttempts + 1).fill(0);
   }
 

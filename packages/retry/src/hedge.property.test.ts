@@ -22,22 +22,28 @@ type Entry =
   | { readonly what: 'abort'; readonly pendingBefore: number }
   | { readonly what: 'call' };
 
-/** A clock whose timers fire when the scheduler says, in any order against the attempts. */
+/**
+ * A clock whose timers fire when the scheduler says, in any order against the attempts; time
+ * moves only when a timer fires (to its due time, if that is later).
+ */
 class ScheduledClock implements Clock {
   pending = 0;
+  #now = 0;
   constructor(
     private readonly s: fc.Scheduler,
     private readonly log: Entry[],
   ) {}
   now(): number {
-    return 0;
+    return this.#now;
   }
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const handle = { live: true };
+    const due = this.#now + ms;
     this.pending++;
     void this.s.schedule(Promise.resolve(), `timer ${ms}`).then(() => {
       if (!handle.live) return;
       handle.live = false;
+      this.#now = Math.max(this.#now, due);
       this.log.push({ what: 'timer', pendingBefore: this.pending });
       this.pending--;
       fn();
