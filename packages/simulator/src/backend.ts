@@ -49,12 +49,16 @@ export class BackendDraw {
   readonly #hangRatio: number;
   readonly #latency: LatencyDraw;
   readonly #errorLatency: LatencyDraw;
+  readonly #slowRatio: number;
+  readonly #slowLatency: LatencyDraw;
 
   constructor(backend: Backend) {
     this.#errorRatio = backend.errorRatio;
     this.#hangRatio = backend.hangRatio;
     this.#latency = new LatencyDraw(backend.latency);
     this.#errorLatency = new LatencyDraw(backend.errorLatency);
+    this.#slowRatio = backend.slowRatio ?? 0;
+    this.#slowLatency = new LatencyDraw(backend.slowLatency ?? backend.latency);
   }
 
   draw(random: () => number): number {
@@ -67,6 +71,8 @@ export class BackendDraw {
       return this.#errorLatency.draw(random);
     }
     this.outcome = OK;
+    // A draw more only when the phase has a slow tail: the scenarios without one draw as they always did.
+    if (this.#slowRatio > 0 && random() < this.#slowRatio) return this.#slowLatency.draw(random);
     return this.#latency.draw(random);
   }
 }

@@ -105,9 +105,11 @@ export function checkLimits(scenario: Scenario): void {
 
 function latencies(phase: Phase): [string, number][] {
   const out: [string, number][] = [];
+  const slow = phase.backend.slowLatency;
   for (const [key, l] of [
     ['latency', phase.backend.latency],
     ['errorLatency', phase.backend.errorLatency],
+    ...(slow === undefined ? [] : ([['slowLatency', slow]] as const)),
   ] as const) {
     out.push([key, l.kind === 'fixed' ? l.ms : l.kind === 'uniform' ? l.max : l.p99]);
   }

@@ -5,7 +5,7 @@ import { parseTrace } from './trace.js';
 import { choice, duration, latency, number, ratio, text } from './values.js';
 import type { Entry, YamlSource } from './yaml-source.js';
 
-const BACKEND_KEYS = ['errorRatio', 'hangRatio', 'latency', 'errorLatency', 'capacity', 'queueLimit'] as const;
+const BACKEND_KEYS = ['errorRatio', 'hangRatio', 'latency', 'errorLatency', 'slowRatio', 'slowLatency', 'capacity', 'queueLimit'] as const;
 const PHASE_KEYS = ['name', 'duration', 'pause', 'rate', 'arrivals', 'users', 'thinkTime', 'requests', ...BACKEND_KEYS] as const;
 
 const START: Backend = { errorRatio: 0, hangRatio: 0, latency: { kind: 'fixed', ms: 0 }, errorLatency: { kind: 'fixed', ms: 0 } };
@@ -35,6 +35,7 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
       previous === undefined || ownLatency !== undefined ? (ownLatency ?? base.latency) : base.errorLatency,
     ),
     ...(capacity === Infinity && queueLimit === Infinity ? {} : { capacity, queueLimit }),
+    ...slowTail(src, keys, base),
   };
   const both = keys.get('hangRatio') ?? keys.get('errorRatio');
   if (backend.errorRatio + backend.hangRatio > 1) {
@@ -43,6 +44,19 @@ function backendOf(src: YamlSource, keys: Map<string, Entry>, previous: Backend 
     src.fail(both?.value, both?.path ?? '', `errorRatio + hangRatio must be <= 1, got ${backend.errorRatio} + ${backend.hangRatio}${hint}`);
   }
   return backend;
+}
+
+/** A phase's slow tail (`slowRatio` of the successful calls take `slowLatency`): its own keys, else the previous phase's. */
+function slowTail(src: YamlSource, keys: Map<string, Entry>, base: Backend): Pick<Backend, 'slowRatio' | 'slowLatency'> {
+  const ratioEntry = keys.get('slowRatio');
+  const latencyEntry = keys.get('slowLatency');
+  const slowRatio = ratioEntry === undefined ? base.slowRatio : ratio(src, ratioEntry);
+  const slowLatency = latencyEntry === undefined ? base.slowLatency : latency(src, latencyEntry);
+  if (slowRatio !== undefined && slowRatio > 0 && slowLatency === undefined)
+    src.fail(ratioEntry!.keyNode, ratioEntry!.path, "a slow tail needs 'slowLatency': how long its calls take (e.g. { uniform: [150ms, 250ms] })");
+  if (latencyEntry !== undefined && slowRatio === undefined)
+    src.fail(latencyEntry.keyNode, latencyEntry.path, "'slowLatency' is for the calls 'slowRatio' makes slow: give slowRatio too");
+  return slowRatio === undefined ? {} : { slowRatio, slowLatency: slowLatency! };
 }
 
 /** A whole number >= `min`, or `unlimited` (Infinity). */

@@ -34,6 +34,14 @@ export interface Backend {
   /** How long a failing call takes before it fails. */
   readonly errorLatency: Latency;
   /**
+   * Share of the calls that succeed which take `slowLatency` instead of `latency`, [0, 1] (undefined:
+   * none): a tail of its own — a garbage-collection pause, a cache miss, a slow replica — on top of
+   * the usual latencies, the tail a hedge is for.
+   */
+  readonly slowRatio?: number;
+  /** With `slowRatio`: how long a slow call takes. */
+  readonly slowLatency?: Latency;
+  /**
    * Calls served at once (undefined or Infinity: no limit). Calls beyond it wait at the backend,
    * first come first served, so a call's latency is its wait plus its own `latency`.
    */
