@@ -17,6 +17,8 @@ export type BuiltinKind =
   | 'rateLimiter'
   | 'adaptiveLimiter'
   | 'throttle'
+  | 'hedge'
+  | 'chaos'
   | 'fallback';
 
 /** How `describe()` prints each built-in kind: its class name. */
@@ -29,23 +31,38 @@ const KIND_LABELS: Readonly<Record<BuiltinKind, string>> = {
   rateLimiter: 'RateLimiter',
   adaptiveLimiter: 'AdaptiveLimiter',
   throttle: 'AdaptiveThrottle',
+  hedge: 'Hedge',
+  chaos: 'Chaos',
   fallback: 'Fallback',
 };
 
 /**
  * One layer as `describe()` prints it: `CircuitBreaker 'pg'` for a built-in kind (the class
- * name), the kind as given for any other (`hedge 'pg'`).
+ * name), the kind as given for any other (`audit 'pg'`).
  */
 export function layerLabel(kind: PolicyKind, name: string): string {
   return `${Object.hasOwn(KIND_LABELS, kind) ? KIND_LABELS[kind as BuiltinKind] : kind} '${name}'`;
 }
 
+/** How `describe()` prints each chaos strategy (a policy of kind `'chaos'`, told apart by its `strategy`): its class name. */
+const CHAOS_LABELS: Readonly<Record<string, string>> = {
+  fault: 'FaultInjection',
+  latency: 'LatencyInjection',
+  outcome: 'OutcomeInjection',
+  behavior: 'BehaviorInjection',
+};
+
 /**
- * How `describe()` prints a layer's policy: {@link layerLabel}, and for an adaptive limiter's
- * partition view (`limiter.inPartition('batch')`, whose `partition` is a string) the partition
- * too: `AdaptiveLimiter 'pg' (partition batch)`, as `withAdaptiveLimiter(limiter, { partition })` prints it.
+ * How `describe()` prints a layer's policy: {@link layerLabel}; a chaos strategy by its class
+ * (`FaultInjection 'pg'`); and for an adaptive limiter's partition view
+ * (`limiter.inPartition('batch')`, whose `partition` is a string) the partition too:
+ * `AdaptiveLimiter 'pg' (partition batch)`, as `withAdaptiveLimiter(limiter, { partition })` prints it.
  */
 export function policyLabel(policy: Policy): string {
+  if (policy.kind === 'chaos') {
+    const strategy = (policy as { readonly strategy?: unknown }).strategy;
+    if (typeof strategy === 'string' && Object.hasOwn(CHAOS_LABELS, strategy)) return `${CHAOS_LABELS[strategy]} '${policy.name}'`;
+  }
   const label = layerLabel(policy.kind, policy.name);
   const partition = policy.kind === 'adaptiveLimiter' ? (policy as { readonly partition?: unknown }).partition : undefined;
   return typeof partition === 'string' ? `${label} (partition ${partition})` : label;

@@ -75,6 +75,6 @@ describe('built-in kinds', () => {
     // @ts-expect-error 'timelimiter' is not one of Breakwater's kinds
     expect(() => checkKind('withTimeLimiter', tl, ['timelimiter'])).toThrow(TypeError);
     expect(() => checkKind('withTimeLimiter', tl, ['timeLimiter'])).not.toThrow();
-    expect([layerLabel('timeLimiter', 't'), layerLabel('hedge', 'h')]).toEqual(["TimeLimiter 't'", "hedge 'h'"]);
+    expect([layerLabel('timeLimiter', 't'), layerLabel('audit', 'h')]).toEqual(["TimeLimiter 't'", "audit 'h'"]);
   });
 });

@@ -14,6 +14,7 @@ type Kind =
   | 'adaptiveLimiter'
   | 'throttle'
   | 'hedge'
+  | 'chaos'
   | 'fallback'
   | 'fallbackOn';
 const KINDS: readonly Kind[] = [
@@ -26,6 +27,7 @@ const KINDS: readonly Kind[] = [
   'adaptiveLimiter',
   'throttle',
   'hedge',
+  'chaos',
   'fallback',
   'fallbackOn',
 ];
@@ -48,6 +50,10 @@ function add(p: Pipeline<unknown>, kind: Kind, policy: Policy, i: number): Pipel
       return p.withAdaptiveLimiter(policy as Policy & { kind: 'adaptiveLimiter' });
     case 'throttle':
       return p.withThrottle(policy as Policy & { kind: 'throttle' });
+    case 'hedge':
+      return p.withHedge(policy as Policy & { kind: 'hedge' });
+    case 'chaos':
+      return p.withChaos(policy as Policy & { kind: 'chaos' });
     case 'fallback':
       return p.with(new Fallback(`f${i}`, () => 'fallback'));
     case 'fallbackOn':
@@ -127,6 +133,14 @@ describe('warnings, for any list of layers', () => {
     ['throttle', 'circuitBreaker', 'THROTTLE_INSIDE_CIRCUIT_BREAKER'],
     ['throttle', 'timeLimiter', 'TIME_LIMITER_OUTSIDE_THROTTLE'],
     ['fallback', 'throttle', 'FALLBACK_INSIDE_THROTTLE'],
+    ['hedge', 'circuitBreaker', 'CIRCUIT_BREAKER_OUTSIDE_HEDGE'],
+    ['hedge', 'bulkhead', 'HEDGE_INSIDE_BULKHEAD'],
+    ['hedge', 'poolBulkhead', 'HEDGE_INSIDE_BULKHEAD'],
+    ['hedge', 'rateLimiter', 'HEDGE_INSIDE_RATE_LIMITER'],
+    ['hedge', 'adaptiveLimiter', 'HEDGE_INSIDE_ADAPTIVE_LIMITER'],
+    ['fallback', 'hedge', 'FALLBACK_INSIDE_HEDGE'],
+    // Chaos is innermost: every other kind must come before it.
+    ...KINDS.filter((k) => k !== 'chaos').map((k) => [k, 'chaos', 'CHAOS_NOT_INNERMOST'] as const),
   ];
   const build = (kinds: readonly Kind[]): Pipeline<unknown> =>
     kinds.reduce<Pipeline<unknown>>(
@@ -143,7 +157,8 @@ describe('warnings, for any list of layers', () => {
     circuitBreaker: 3,
     rateLimiter: 3.5,
     timeLimiter: 4,
-    hedge: 2,
+    hedge: 1.5,
+    chaos: 5,
     fallbackOn: 3,
   };
 
@@ -168,7 +183,7 @@ describe('warnings, for any list of layers', () => {
     );
   });
 
-  it('the recommended order (fallback → throttle → retry → bulkhead → adaptive limiter → breaker → rate limiter → time limiter) has none', () => {
+  it('the recommended order (fallback → throttle → retry → hedge → bulkhead → adaptive limiter → breaker → rate limiter → time limiter → chaos) has none', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...KINDS), { maxLength: 10 }), (kinds) => {
         const sorted = [...kinds].sort((a, b) => RANK[a] - RANK[b]);

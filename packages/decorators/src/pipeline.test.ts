@@ -441,8 +441,8 @@ describe('kind checks at build time', () => {
   it('with() takes any policy, of any kind', async () => {
     const p = decorate()
       .with(fakeRetry('r', 1))
-      .with(recorder('hedge', 'h', []));
-    expect(p.describe()).toBe("Retry 'r' → hedge 'h' → fn");
+      .with(recorder('audit', 'h', []));
+    expect(p.describe()).toBe("Retry 'r' → audit 'h' → fn");
     await expect(p.execute(() => 'ok')).resolves.toBe('ok');
   });
 
@@ -518,8 +518,8 @@ describe('describe()', () => {
       .withFallback(() => 0, { name: 'cache', on: [TimeoutError] })
       .withBulkhead(recorder('poolBulkhead', 'cpu', []))
       .withRateLimiter(fakeRateLimiter('api', []), 5)
-      .with(recorder('hedge', 'h', []));
-    expect(p.describe()).toBe("Fallback 'fallback' → Fallback 'cache' → PoolBulkhead 'cpu' → RateLimiter 'api' (5 permits) → hedge 'h' → fn");
+      .with(recorder('audit', 'h', []));
+    expect(p.describe()).toBe("Fallback 'fallback' → Fallback 'cache' → PoolBulkhead 'cpu' → RateLimiter 'api' (5 permits) → audit 'h' → fn");
   });
 
   it('prints fn alone with zero layers', () => {

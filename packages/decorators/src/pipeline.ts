@@ -188,6 +188,44 @@ export class Pipeline<F = never> {
   }
 
   /**
+   * Adds a hedging layer (`Hedge` of `@breakwater/retry`): after its delay without an answer, or
+   * at once after a handled failure, it starts another attempt of everything inside it, and the
+   * first unhandled outcome wins (the others are aborted through their own `ctx.signal`). Put a
+   * circuit breaker, a bulkhead, a rate limiter and an adaptive limiter inside it, so each
+   * attempt is its own call to them; a time limiter outside it bounds the whole hedged call,
+   * one inside it bounds each attempt. `pipeline.warnings` says when an order loses information.
+   *
+   * @throws TypeError when `hedge` is not a Policy of kind `'hedge'`
+   * @example
+   * ```ts
+   * const hedge = new Hedge('search', { delay: { percentile: 0.95 } });
+   * decorate().withTimeLimiter(overall).withHedge(hedge).withCircuitBreaker(breaker);
+   * ```
+   */
+  withHedge(hedge: Policy & { readonly kind: 'hedge' }): Pipeline<F> {
+    checkKind('withHedge', hedge, ['hedge']);
+    return this.#add([layerOf(hedge)]);
+  }
+
+  /**
+   * Adds a chaos layer (a strategy of `@breakwater/chaos`: `FaultInjection`, `LatencyInjection`,
+   * `OutcomeInjection` or `BehaviorInjection`), off unless enabled. Put chaos innermost, just
+   * around `fn`, so that every other layer meets the injected fault or latency as it would meet
+   * the backend's: `pipeline.warnings` says so otherwise. Several chaos layers may follow one another.
+   *
+   * @throws TypeError when `chaos` is not a Policy of kind `'chaos'`
+   * @example
+   * ```ts
+   * const faults = new FaultInjection('pg', { enabled: process.env.CHAOS === 'on', rate: 0.05, fault: new Error('injected') });
+   * decorate().withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter).withChaos(faults);
+   * ```
+   */
+  withChaos(chaos: Policy & { readonly kind: 'chaos' }): Pipeline<F> {
+    checkKind('withChaos', chaos, ['chaos']);
+    return this.#add([layerOf(chaos)]);
+  }
+
+  /**
    * Adds a fallback layer: an error matched by `on` (every error by default) becomes the value
    * of `handler(error, ...args)`, where `args` are the wrapped function's arguments (none for
    * `execute`). Other errors, and the caller's own abort, pass through as they are.

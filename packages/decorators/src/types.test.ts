@@ -1,6 +1,8 @@
 // Type-level tests: run by vitest twice, as runtime tests and under tsc in its typecheck mode (see
 // vitest.workspace.ts: a wrong expectTypeOf or an unused @ts-expect-error fails the run), and by `pnpm typecheck`.
 import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
+import { FaultInjection, LatencyInjection } from '@breakwater/chaos';
+import { Hedge, Retry } from '@breakwater/retry';
 import { toContext, type CallContext, type ExecuteOptions, type Policy, type PolicyFn } from '@breakwater/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decorate, Fallback, type AdaptiveLimiterLike, type Pipeline, type WithAdaptiveLimiterOptions } from './index.js';
@@ -125,5 +127,24 @@ describe('types', () => {
     expect(() => decorate().withAdaptiveLimiter(limiter, { lane: 'batch' })).toThrow(TypeError);
     // @ts-expect-error an adaptive limiter is not a bulkhead, whatever it has in common with one
     expect(() => decorate().withBulkhead(limiter)).toThrow(TypeError);
+  });
+
+  it('withHedge takes a Hedge and withChaos any chaos strategy, and nothing else', () => {
+    const hedge = new Hedge('search');
+    const faults = new FaultInjection('pg', { fault: new Error('injected') });
+    const latency = new LatencyInjection('pg', { latency: '1s' });
+    expectTypeOf(decorate().withHedge(hedge).withChaos(faults).withChaos(latency)).toEqualTypeOf<Pipeline>();
+    expect(() =>
+      // @ts-expect-error a retry is not a hedge, though both live in @breakwater/retry
+      decorate().withHedge(new Retry('pg')),
+    ).toThrow(TypeError);
+    expect(() =>
+      // @ts-expect-error a hedge is not a retry
+      decorate().withRetry(hedge),
+    ).toThrow(TypeError);
+    expect(() =>
+      // @ts-expect-error a hedge is not chaos
+      decorate().withChaos(hedge),
+    ).toThrow(TypeError);
   });
 });

@@ -4,74 +4,12 @@
 // A rule is here only when the loss is certain whatever the options: an order that is merely a
 // matter of taste (a bulkhead inside or outside a breaker, an adaptive limiter beside a rate
 // limiter) warns of nothing. With every rule kept, the order that warns of nothing is
-// Fallback → AdaptiveThrottle → Retry → Bulkhead → AdaptiveLimiter → CircuitBreaker → RateLimiter → TimeLimiter → fn.
-import type { Policy } from '@breakwater/core';
-import { Fallback } from './fallback.js';
-import type { BuiltinKind } from './kinds.js';
+// Fallback → AdaptiveThrottle → Retry → Hedge → Bulkhead → AdaptiveLimiter → CircuitBreaker → RateLimiter → TimeLimiter → Chaos → fn.
+// The rules of the hedge and of chaos are in warnings-hedge-chaos.ts; what a rule is, in ordering-rule.ts.
+import { catchAllFallback, ofKind, type LayerFacts, type OrderingRule, type PipelineWarning } from './ordering-rule.js';
+import { HEDGE_AND_CHAOS_RULES } from './warnings-hedge-chaos.js';
 
-/**
- * The codes of {@link PipelineWarning}s, one per order that loses information.
- *
- * @example
- * ```ts
- * if (pipeline.warnings.some((w) => w.code === 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER')) throw new Error(pipeline.describe());
- * ```
- */
-export type PipelineWarningCode =
-  | 'TIME_LIMITER_OUTSIDE_CIRCUIT_BREAKER'
-  | 'CIRCUIT_BREAKER_OUTSIDE_RETRY'
-  | 'RETRY_INSIDE_BULKHEAD'
-  | 'RETRY_INSIDE_RATE_LIMITER'
-  | 'RATE_LIMITER_OUTSIDE_CIRCUIT_BREAKER'
-  | 'FALLBACK_INSIDE_CIRCUIT_BREAKER'
-  | 'FALLBACK_INSIDE_RETRY'
-  | 'TIME_LIMITER_OUTSIDE_ADAPTIVE_LIMITER'
-  | 'RETRY_INSIDE_ADAPTIVE_LIMITER'
-  | 'FALLBACK_INSIDE_ADAPTIVE_LIMITER'
-  | 'THROTTLE_INSIDE_RETRY'
-  | 'THROTTLE_INSIDE_CIRCUIT_BREAKER'
-  | 'TIME_LIMITER_OUTSIDE_THROTTLE'
-  | 'FALLBACK_INSIDE_THROTTLE';
-
-/**
- * An order of layers that loses information, found when the pipeline is built: what is wrong
- * (`message`) and the order that fixes it (`fix`).
- *
- * @example
- * ```ts
- * const pipeline = decorate().withTimeLimiter(tl).withCircuitBreaker(cb);
- * for (const w of pipeline.warnings) console.warn(`${w.code}: ${w.message} Fix: ${w.fix}`);
- * ```
- */
-export interface PipelineWarning {
-  readonly code: PipelineWarningCode;
-  readonly message: string;
-  readonly fix: string;
-}
-
-/** What the ordering rules look at in a layer. */
-export interface LayerFacts {
-  readonly policy: Policy;
-  /** As `describe()` prints it. */
-  readonly label: string;
-}
-
-/** One ordering rule: an `outer` layer written before (outside) an `inner` one loses information. */
-interface OrderingRule {
-  readonly code: PipelineWarningCode;
-  readonly outer: (layer: LayerFacts) => boolean;
-  readonly inner: (layer: LayerFacts) => boolean;
-  readonly message: (outer: string, inner: string) => string;
-  readonly fix: (outer: string, inner: string) => string;
-}
-
-const ofKind =
-  (...kinds: BuiltinKind[]) =>
-  (layer: LayerFacts): boolean =>
-    (kinds as readonly string[]).includes(layer.policy.kind);
-
-/** A Fallback built without `on`: it turns every error into a value. */
-const catchAllFallback = (layer: LayerFacts): boolean => layer.policy instanceof Fallback && layer.policy.handlesEveryError;
+export type { LayerFacts, PipelineWarning, PipelineWarningCode } from './ordering-rule.js';
 
 const RULES: readonly OrderingRule[] = [
   {
@@ -220,6 +158,8 @@ const RULES: readonly OrderingRule[] = [
   },
 ];
 
+const ALL_RULES: readonly OrderingRule[] = [...RULES, ...HEDGE_AND_CHAOS_RULES];
+
 /**
  * Every pair of layers (outer written before inner) that a rule flags, outermost pair first.
  * Runs once, when a pipeline is built.
@@ -230,7 +170,7 @@ export function findWarnings(layers: readonly LayerFacts[]): readonly PipelineWa
     const outer = layers[o]!;
     for (let i = o + 1; i < layers.length; i++) {
       const inner = layers[i]!;
-      for (const rule of RULES) {
+      for (const rule of ALL_RULES) {
         if (rule.outer(outer) && rule.inner(inner)) {
           found.push(Object.freeze({ code: rule.code, message: rule.message(outer.label, inner.label), fix: rule.fix(outer.label, inner.label) }));
         }
