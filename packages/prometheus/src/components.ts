@@ -114,11 +114,32 @@ export type AdaptiveLimiterLike = observe.ObservedAdaptiveLimiter;
 export type AdaptiveThrottleLike = observe.ObservedThrottle;
 
 /**
+ * What the exporter reads of a `Hedge` (`@breakwater/retry`).
+ *
+ * @example
+ * ```ts
+ * const component: HedgeLike = new Hedge('search');
+ * ```
+ */
+export type HedgeLike = observe.ObservedHedge;
+
+/**
+ * What the exporter reads of a chaos layer (`FaultInjection`, `LatencyInjection`,
+ * `OutcomeInjection`, `BehaviorInjection` of `@breakwater/chaos`).
+ *
+ * @example
+ * ```ts
+ * const component: ChaosLike = latencyInjection({ latency: '1s', enabled: true, rate: 0.01 });
+ * ```
+ */
+export type ChaosLike = observe.ObservedChaos;
+
+/**
  * Any component the exporter publishes, told apart by its `kind`.
  *
  * @example
  * ```ts
- * const components: ExportedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle];
+ * const components: ExportedComponent[] = [breaker, retry, timeLimiter, bulkhead, pool, limiter, adaptiveLimiter, throttle, hedge, chaos];
  * for (const c of components) metrics.add(c);
  * ```
  */

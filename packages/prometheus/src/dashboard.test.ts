@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { AdaptiveLimiterRegistry, AdaptiveThrottleRegistry } from '@breakwater/adaptive';
 import { BulkheadRegistry, PoolBulkheadRegistry } from '@breakwater/bulkhead';
+import { latencyInjection } from '@breakwater/chaos';
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { RateLimiterRegistry } from '@breakwater/rate-limiter';
-import { RetryRegistry } from '@breakwater/retry';
+import { HedgeRegistry, RetryRegistry } from '@breakwater/retry';
 import { TimeLimiterRegistry } from '@breakwater/time-limiter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoLeakedTimers, exporter, newClock, seriesNames } from '../test/test-support.js';
@@ -32,10 +33,12 @@ describe('grafana-dashboard.json', () => {
       new RateLimiterRegistry({ defaultConfig: { clock } }),
       new AdaptiveLimiterRegistry({ defaultConfig: { clock } }),
       new AdaptiveThrottleRegistry({ defaultConfig: { clock } }),
+      new HedgeRegistry({ defaultConfig: { clock } }),
     ]) {
       metrics.add(r);
       r.get('backend');
     }
+    metrics.add(latencyInjection({ name: 'backend', latency: 100, clock })); // chaos has no registry
     breakers.get('backend').transitionToOpenState();
     const published = seriesNames(await scrape());
     expect(queried.filter((name) => !published.includes(name))).toEqual([]);
@@ -51,7 +54,7 @@ describe('grafana-dashboard.json', () => {
     await pools.get('backend').close();
   });
 
-  it('has the panels the issues ask for: state, both rates, causes, calls by kind, retries, bulkheads, limiters; adaptive limit vs in flight, throttle reject ratio', () => {
+  it('has the panels the issues ask for: state, both rates, causes, calls by kind, retries, bulkheads, limiters; adaptive limit vs in flight, throttle reject ratio; hedge outcomes, extra load and wins, chaos injections', () => {
     expect(dashboard.panels.filter((p) => p.type !== 'row').map((p) => p.title)).toEqual([
       'State',
       'Failure rate (threshold: failureRateThreshold, 50 % by default)',
@@ -70,6 +73,10 @@ describe('grafana-dashboard.json', () => {
       'Adaptive round trips and refusals',
       'Throttles: reject ratio',
       'Throttles: requests and accepts in the window',
+      'Hedged calls by outcome',
+      'Hedges: extra attempts per call, budget refusals',
+      'Hedge wins by attempt (1 = the primary)',
+      'Chaos: calls injected and not, by strategy',
     ]);
   });
 });

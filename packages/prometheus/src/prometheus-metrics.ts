@@ -79,7 +79,7 @@ export class PrometheusMetrics {
 
   /**
    * Exports a component (a `CircuitBreaker`, `Retry`, `TimeLimiter`, `Bulkhead`, `PoolBulkhead`,
-   * `RateLimiter`, `AdaptiveLimiter` or `AdaptiveThrottle`) or a whole registry of them: instances the registry creates later appear
+   * `RateLimiter`, `AdaptiveLimiter`, `AdaptiveThrottle`, `Hedge` or chaos layer) or a whole registry of them: instances the registry creates later appear
    * on the next scrape, removed, evicted or expired ones disappear. Returns the function that
    * stops exporting it (calling it twice does nothing more).
    */

@@ -1,9 +1,10 @@
 import { AdaptiveLimiter, AdaptiveLimiterRegistry, AdaptiveThrottle, AdaptiveThrottleRegistry } from '@breakwater/adaptive';
 import { Bulkhead, BulkheadRegistry, PoolBulkhead, PoolBulkheadRegistry } from '@breakwater/bulkhead';
+import { FaultInjection } from '@breakwater/chaos';
 import { CircuitBreaker, CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { TimeoutError } from '@breakwater/core';
 import { RateLimiter, RateLimiterRegistry } from '@breakwater/rate-limiter';
-import { Retry, RetryRegistry } from '@breakwater/retry';
+import { Hedge, HedgeRegistry, Retry, RetryRegistry } from '@breakwater/retry';
 import { deferred, flush, track } from '@breakwater/test-support';
 import { TimeLimiter, TimeLimiterRegistry } from '@breakwater/time-limiter';
 import { expect } from 'vitest';
@@ -126,7 +127,8 @@ export function everyRegistryWithOne(
 
 /**
  * One real component of each kind (a PoolBulkhead aside: it would need closing) and every
- * registry, the adaptive ones included, none of them used.
+ * registry, the adaptive ones and the hedges' included, none of them used (a chaos layer: a
+ * FaultInjection; the four strategies share one shape).
  */
 export function oneOfEachKindAndRegistry(): (
   | CircuitBreaker
@@ -139,6 +141,9 @@ export function oneOfEachKindAndRegistry(): (
   | AnyRegistry
   | AdaptiveLimiterRegistry
   | AdaptiveThrottleRegistry
+  | Hedge
+  | HedgeRegistry
+  | FaultInjection
 )[] {
   const clock = newClock();
   return [
@@ -157,5 +162,8 @@ export function oneOfEachKindAndRegistry(): (
     new RateLimiterRegistry(),
     new AdaptiveLimiterRegistry(),
     new AdaptiveThrottleRegistry(),
+    new Hedge('a', { clock }),
+    new HedgeRegistry(),
+    new FaultInjection('a', { fault: new Error('a'), clock }),
   ];
 }
