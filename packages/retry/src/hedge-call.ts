@@ -7,8 +7,9 @@ import type { DueCall } from './hedge-timer.js';
 /** Running: no outcome chosen yet. Decided: an outcome is chosen, waiting for the other attempts to settle. */
 const RUNNING = 0;
 const DECIDED = 1;
-/** Done: the caller has its outcome (settled, or rejected by its abort). */
-const DONE = 2;
+/** Finished: every attempt settled, the caller has the decided outcome. Aborted: the caller aborted. */
+const FINISHED = 2;
+const ABORTED = 3;
 
 /**
  * One hedged call, read top to bottom (contract: docs/hedging.md): the primary starts; after
@@ -36,8 +37,9 @@ export class HedgedCall<T> implements DueCall {
   readonly #delayMs: number;
   /** When the call started (a percentile delay records its duration), else NaN. */
   readonly #startMs: number;
-  #resolve!: (value: T) => void;
-  #reject!: (error: unknown) => void;
+  /** What settles the caller's promise when the primary settles before the other attempts. */
+  #resolveRest: ((value: T) => void) | undefined;
+  #rejectRest: ((error: unknown) => void) | undefined;
   /** The primary's context, and the hedged attempts' (made at the first hedge). */
   #primary: HedgeAttempt | undefined;
   #hedges: HedgeAttempt[] | undefined;
@@ -71,27 +73,60 @@ export class HedgedCall<T> implements DueCall {
       now = this.#startMs = this.#clock.now();
       this.#delayMs = recorder.delay.current(now);
     }
-    this.promise = new Promise<T>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    if (signal !== NEVER_ABORTED) this.#stopAbort = onAbort(signal, () => this.#onCallerAbort());
-    this.#launch();
+    if (signal === NEVER_ABORTED) {
+      // No abort to race: the caller's promise is the one following the primary (no promise of
+      // its own when the primary settles last, as it does when no hedge started).
+      const primary = this.#launch();
+      this.promise = recorder.lend(this)
+        ? (primary.then(recorder.onPrimaryValue, recorder.onPrimaryError) as Promise<T>)
+        : primary.then(
+            (value) => this.afterPrimary(true, value),
+            (error: unknown) => this.afterPrimary(false, error),
+          );
+    } else {
+      // A promise of its own, which the caller's abort rejects at once.
+      this.promise = new Promise<T>((resolve, reject) => {
+        this.#resolveRest = resolve;
+        this.#rejectRest = reject;
+      });
+      this.#stopAbort = onAbort(signal, () => this.#onCallerAbort());
+      this.#follow(1, this.#launch());
+    }
     if (this.#delayMs === 0) {
       while (this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) this.#hedge('delay');
     } else this.#armTimer(now);
   }
 
-  /** Starts the next attempt with a context of its own. */
-  #launch(): void {
+  /** Starts the next attempt with a context of its own; returns its outcome. */
+  #launch(): Promise<T> {
     const attempt = ++this.#started;
     const ctx = new HedgeAttempt(attempt);
     if (attempt === 1) this.#primary = ctx;
     else (this.#hedges ??= []).push(ctx);
-    invoke(this.#fn, ctx).then(
+    return invoke(this.#fn, ctx);
+  }
+
+  #follow(attempt: number, outcome: Promise<T>): void {
+    outcome.then(
       (value) => this.#onOutcome(attempt, true, value),
       (error: unknown) => this.#onOutcome(attempt, false, error),
     );
+  }
+
+  /**
+   * The primary of a call without a signal settled: the call's outcome if every attempt has
+   * settled (it throws the error), else a promise of it, which {@link #finish} settles.
+   */
+  afterPrimary(ok: boolean, value: unknown): T | Promise<T> {
+    this.#onOutcome(1, ok, value);
+    if (this.#state === FINISHED) {
+      if (this.#winnerOk) return this.#winnerValue as T;
+      throw this.#winnerValue;
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#resolveRest = resolve;
+      this.#rejectRest = reject;
+    });
   }
 
   /** After a positive delay from `now`, the next attempt unless an answer came first. */
@@ -121,7 +156,7 @@ export class HedgedCall<T> implements DueCall {
     }
     this.#recorder.hedging(attempt, reason === 'delay' ? Math.max(0, this.#delayMs) : 0, reason);
     if (this.#state !== RUNNING) return; // onHedging or a listener aborted the caller
-    this.#launch();
+    this.#follow(attempt, this.#launch());
     if (this.#delayMs > 0) this.#armTimer(this.#clock.now());
   }
 
@@ -162,24 +197,25 @@ export class HedgedCall<T> implements DueCall {
 
   /** Every attempt has settled: the caller gets the decided outcome. */
   #finish(): void {
-    this.#state = DONE;
+    this.#state = FINISHED;
     this.#stopAbort?.();
     this.#recorder.ended(this.#started, this.#winner, this.#successful, this.#winnerValue);
-    if (this.#winnerOk) this.#resolve(this.#winnerValue as T);
-    else this.#reject(this.#winnerValue);
+    // Settled by the primary's handler when the primary settles last, else by these.
+    if (this.#winnerOk) this.#resolveRest?.(this.#winnerValue as T);
+    else this.#rejectRest?.(this.#winnerValue);
   }
 
   /** The caller aborted: it gets the reason at once; every attempt's signal aborts, none starts. */
   #onCallerAbort(): void {
-    if (this.#state === DONE) return;
-    this.#state = DONE;
+    if (this.#state >= FINISHED) return;
+    this.#state = ABORTED;
     this.#stopAbort?.();
     this.#recorder.timer.remove(this);
     const reason: unknown = this.#signal.reason;
     this.#primary?.abort(reason);
     if (this.#hedges !== undefined) for (const h of this.#hedges) h.abort(reason);
     this.#recorder.aborted(this.#started, reason);
-    this.#reject(reason);
+    this.#rejectRest!(reason);
   }
 }
 

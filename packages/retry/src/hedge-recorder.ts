@@ -35,6 +35,31 @@ export class HedgeRecorder {
     this.#wins = new Array<number>(config.maxHedgedAttempts + 1).fill(0);
   }
 
+  // The primary's two outcome handlers of a call without a signal, built once per Hedge and lent
+  // to one call at a time (as Retry lends its attempt 1's): the call that finds them free takes
+  // them, and they are free again the moment its primary settles; a call that finds them in use
+  // makes a pair of its own. Calls one after another allocate no closure for them.
+  #lent: { afterPrimary(ok: boolean, value: unknown): unknown } | undefined;
+
+  /** Lends the handlers to `call` if they are free. */
+  lend(call: { afterPrimary(ok: boolean, value: unknown): unknown }): boolean {
+    if (this.#lent !== undefined) return false;
+    this.#lent = call;
+    return true;
+  }
+
+  readonly onPrimaryValue = (value: unknown): unknown => {
+    const call = this.#lent!;
+    this.#lent = undefined;
+    return call.afterPrimary(true, value);
+  };
+
+  readonly onPrimaryError = (error: unknown): unknown => {
+    const call = this.#lent!;
+    this.#lent = undefined;
+    return call.afterPrimary(false, error);
+  };
+
   get metrics(): HedgeMetrics {
     return {
       numberOfSuccessfulCalls: this.#successful,
