@@ -13,7 +13,7 @@ const noRedisChecks = (): boolean => process.env['CI'] !== 'true' && redisUnavai
 // `require` by a plain `node` (no `@breakwater/source` condition, so the `exports` map leads to
 // dist/), in a process of its own that runs test/dist-behaviour.cjs: it prints the entry point's
 // export names, then makes real calls through it — a retried call, a breaker opening, a time-out,
-// a bulkhead wait, a rate-limiter wait, an adaptive limit, a throttle, a pipeline, a worker task in a real worker thread, the
+// a bulkhead wait, a rate-limiter wait, an adaptive limit, a throttle, a hedged call, injected faults and latency, a pipeline, a worker task in a real worker thread, the
 // test helpers, fromConfig (through @breakwater/spring-config and the umbrella) — on a VirtualClock. `pnpm test` builds what is stale first
 // (scripts/build-if-stale.mjs).
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,10 +32,11 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/observe': ['health'],
   '@breakwater/circuit-breaker': ['CircuitBreaker'],
   '@breakwater/time-limiter': ['TimeLimiter'],
-  '@breakwater/retry': ['Retry'],
+  '@breakwater/retry': ['Retry', 'Hedge'],
   '@breakwater/bulkhead': ['Bulkhead', 'PoolBulkhead'],
   '@breakwater/rate-limiter': ['RateLimiter'],
   '@breakwater/adaptive': ['AdaptiveLimiter', 'AdaptiveThrottle'],
+  '@breakwater/chaos': ['FaultInjection', 'LatencyInjection'],
   '@breakwater/decorators': ['decorate'],
   '@breakwater/spring-config': ['fromConfig'],
   '@breakwater/prometheus': ['PrometheusMetrics'],
@@ -53,6 +54,9 @@ const behaviour: Record<string, string[]> = {
     'RateLimiter',
     'AdaptiveLimiter',
     'AdaptiveThrottle',
+    'Hedge',
+    'FaultInjection',
+    'LatencyInjection',
     'decorate',
     'fromConfig',
     'health',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as adaptive from '@breakwater/adaptive';
 import * as bulkhead from '@breakwater/bulkhead';
+import * as chaos from '@breakwater/chaos';
 import * as circuitBreaker from '@breakwater/circuit-breaker';
 import * as core from '@breakwater/core';
 import * as decorators from '@breakwater/decorators';
@@ -92,7 +93,7 @@ describe('the breakwater umbrella', () => {
   });
 
   it('re-exports each value from its package (the same object, not a copy)', () => {
-    const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, adaptive, decorators, springConfig] as Record<
+    const packages = [core, observe, circuitBreaker, timeLimiter, retry, bulkhead, rateLimiter, adaptive, chaos, decorators, springConfig] as Record<
       string,
       unknown
     >[];

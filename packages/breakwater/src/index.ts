@@ -89,14 +89,22 @@ export {
   type TimeLimiterMetrics,
 } from '@breakwater/time-limiter';
 
-// @breakwater/retry: the retry, its registry, the retry budget, the interval functions.
+// @breakwater/retry: the retry, the hedge, their registries, the retry budget, the interval functions.
 export {
+  Hedge,
+  HedgeRegistry,
   IntervalFunction,
   Retry,
   RetryBudget,
   RetryRegistry,
+  type HedgeConfig,
+  type HedgeEvents,
+  type HedgeMetrics,
+  type HedgeOutcome,
+  type HedgePercentileDelay,
   type IntervalBiFunction,
   type IntervalState,
+  type ResolvedHedgeConfig,
   type ResolvedRetryConfig,
   type RetryBudgetConfig,
   type RetryBudgetMetrics,
@@ -176,6 +184,29 @@ export {
   type WindowedOptions,
   type WindowOptions,
 } from '@breakwater/adaptive';
+
+// @breakwater/chaos: fault, latency, outcome and behaviour injection (Polly Simmy's strategies), off unless enabled.
+export {
+  BehaviorInjection,
+  behaviorInjection,
+  FaultInjection,
+  faultInjection,
+  LatencyInjection,
+  latencyInjection,
+  OutcomeInjection,
+  outcomeInjection,
+  type BehaviorInjectionConfig,
+  type Chaos,
+  type ChaosEvents,
+  type ChaosInjected,
+  type ChaosMetrics,
+  type ChaosName,
+  type ChaosOptions,
+  type ChaosStrategyName,
+  type FaultInjectionConfig,
+  type LatencyInjectionConfig,
+  type OutcomeInjectionConfig,
+} from '@breakwater/chaos';
 
 // @breakwater/decorators: the pipeline builder and the fallback.
 export {

@@ -27,6 +27,7 @@ const owners = [
   '@breakwater/retry',
   '@breakwater/bulkhead',
   '@breakwater/rate-limiter',
+  '@breakwater/chaos',
   '@breakwater/decorators',
   '@breakwater/spring-config',
 ];
@@ -260,6 +261,49 @@ const checks = {
       (e) => e instanceof RequestNotPermittedError && e.rateLimiterName === 'dist',
     );
     assert.deepEqual(throttle.metrics, { requests: 2, accepts: 0, rejected: 1, rejectRatio: 2 / 3 });
+  },
+
+  // A hedged call: the primary is slow, the hedge started after the delay wins, the primary is aborted.
+  Hedge: async ({ Hedge, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const hedge = new Hedge('dist', { delay: 100, clock });
+    const aborted = [];
+    const result = hedge.execute(
+      (ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => aborted.push(ctx.attempt));
+          clock.setTimeout(() => resolve(`attempt ${ctx.attempt}`), ctx.attempt === 1 ? 1000 : 50);
+        }),
+    );
+    await clock.advance(150);
+    assert.equal(await settled(result, clock), 'attempt 2');
+    assert.deepEqual(aborted, [1]);
+    assert.deepEqual(hedge.metrics.winsByAttempt, [0, 1]);
+    assert.equal(hedge.metrics.numberOfHedgedAttempts, 1);
+  },
+
+  // Chaos: a fault injected on the draws below the rate, none when not enabled; a latency on the clock.
+  FaultInjection: async ({ FaultInjection }) => {
+    const draws = [0.1, 0.9];
+    const faults = new FaultInjection('dist', { enabled: true, rate: 0.5, fault: new Error('injected'), random: () => draws.shift() });
+    await assert.rejects(
+      faults.execute(() => 'real'),
+      { message: 'injected' },
+    );
+    assert.equal(await faults.execute(() => 'real'), 'real');
+    assert.deepEqual(faults.metrics, { numberOfInjectedCalls: 1, numberOfCallsNotInjected: 1 });
+    const off = new FaultInjection('off', { rate: 1, fault: new Error('never') });
+    assert.equal(await off.execute(() => 'real'), 'real');
+  },
+  LatencyInjection: async ({ LatencyInjection, VirtualClock }) => {
+    const clock = new VirtualClock();
+    const latency = new LatencyInjection('dist', { enabled: true, rate: 1, latency: '2s', clock });
+    let done = false;
+    const result = latency.execute(() => 'late').then((v) => ((done = true), v));
+    await clock.advance(1999);
+    assert.equal(done, false);
+    await clock.advance(1);
+    assert.equal(await result, 'late');
   },
 
   // The documents' pipeline: the first attempt times out, the breaker records it, the retry's second attempt succeeds.

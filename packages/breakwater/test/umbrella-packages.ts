@@ -12,6 +12,7 @@ export const UMBRELLA_PACKAGES = [
   '@breakwater/bulkhead',
   '@breakwater/rate-limiter',
   '@breakwater/adaptive',
+  '@breakwater/chaos',
   '@breakwater/decorators',
   '@breakwater/spring-config',
 ] as const;
