@@ -132,8 +132,8 @@ describe('Hedge under any interleaving of attempts, delays and the caller’s ab
         fc.constantFrom(-1, 0, 10),
         fc.array(scriptArb, { minLength: 5, maxLength: 5 }),
         fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-        fc.boolean(),
-        async (s, maxHedged, delay, scripts, allowed, withAbort) => {
+        fc.constantFrom('none' as const, 'quiet' as const, 'abort' as const),
+        async (s, maxHedged, delay, scripts, allowed, signalMode) => {
           const log: Entry[] = [];
           const clock = new ScheduledClock(s, log);
           const budgetClock = new VirtualClock();
@@ -156,7 +156,7 @@ describe('Hedge under any interleaving of attempts, delays and the caller’s ab
             );
             return settled;
           };
-          if (withAbort) {
+          if (signalMode === 'abort') {
             void s.schedule(Promise.resolve(), 'abort').then(() => {
               log.push({ what: 'abort', pendingBefore: clock.pending });
               caller.abort(reason);
@@ -164,7 +164,7 @@ describe('Hedge under any interleaving of attempts, delays and the caller’s ab
           }
           let result: { ok: boolean; value: unknown } | undefined;
           hedge
-            .execute(fn, { signal: caller.signal })
+            .execute(fn, signalMode === 'none' ? undefined : { signal: caller.signal })
             .then(
               (value) => ({ ok: true, value }),
               (error: unknown) => ({ ok: false, value: error instanceof Fatal ? (error as Fatal & { tag: string }).tag : error }),
