@@ -1,6 +1,8 @@
 import type { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { describe, expect, it } from 'vitest';
+import { renderHtml } from './html/index.js';
 import { parseScenario } from './parse-scenario.js';
+import { renderTable } from './render-table.js';
 import { simulate } from './simulate.js';
 
 // The hedge layer on small cases with a fixed backend and fixed arrivals, against figures worked
@@ -77,5 +79,34 @@ describe("a phase's slow tail", () => {
   it('refuses a ratio without a latency and a latency without a ratio', () => {
     expect(() => run('    []', 'slowRatio: 0.1')).toThrow(/a slow tail needs 'slowLatency'/);
     expect(() => run('    []', 'slowLatency: 1s')).toThrow(/'slowLatency' is for the calls 'slowRatio' makes slow/);
+  });
+});
+
+describe('the report of a hedge and chaos', () => {
+  const report = simulate(
+    parseScenario(
+      `pipelines:
+  hedged: [{ hedge: { delay: 30ms } }, { chaos: { fault: boom, rate: 1, enabled: true } }]
+  plain: []
+traffic: { phases: [{ name: one, duration: 1s, rate: 10, arrivals: constant, latency: 100ms }, { name: two, duration: 1s, rate: 10, arrivals: constant }] }
+`,
+      'case.yml',
+    ),
+  );
+
+  it('the table says the extra calls, who answered, what was injected; nothing for a pipeline without them', () => {
+    const text = renderTable(report);
+    // Every attempt is failed at once by the fault: the hedge goes to its next attempt at once, then fails with the primary's.
+    expect(text).toContain('   hedge: 100.0 % more calls (20 hedged attempts for 20 calls); calls answered by primary 20, hedge 1 0');
+    expect(text).toContain('   hedge, more calls per phase: one 100.0 %, two 100.0 %');
+    expect(text).toContain('   chaos: 40 faults, 0 latencies, 0 outcomes injected in 40 calls through chaos layers');
+    expect(text.split('plain')[2]).not.toMatch(/hedge:|chaos:/);
+  });
+
+  it('the HTML report has a table of them per phase', () => {
+    const page = renderHtml(report);
+    expect(page).toContain('<h4>Hedging and chaos</h4>');
+    expect(page).toContain('<th>won by the primary</th><th>won by hedge 1</th><th>chaos calls</th><th>faults</th>');
+    expect(page.match(/<h4>Hedging and chaos<\/h4>/g)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { fixed2, formatMs, percent, table } from './format.js';
 import { RANKING_CRITERIA, standingsOf, type Standing } from './ranking.js';
 import { meanCounts } from './counts.js';
+import { hedgeChaosLines } from './hedge-chaos-counts.js';
 import type { ConfigurationResult, Counts, SimulationReport } from './report.js';
 
 const COUNT_HEADER = ['requests', 'succeeded', 'failed', 'rejected', 'slow', 'time-outs', 'retries', 'breaker calls/request', 'p50', 'p99'];
@@ -134,6 +135,7 @@ export function renderTable(report: SimulationReport, options: TableOptions = {}
     if (unfinished > 0) out.push(`   ${unfinished} requests were still waiting at the end (a backend that hangs with no time limiter)`);
     const overloaded = c.totals.overloaded ?? 0;
     if (overloaded > 0) out.push(`   ${overloaded} backend calls failed at once with a 503 (every server busy, its queue full): counted in failed`);
+    out.push(...hedgeChaosLines(meanCounts(c), c.phases));
     const limits = limitLine(c, s.phases);
     if (limits !== undefined) out.push(limits);
     out.push(...transitionsBlock(c, shown));

@@ -6,6 +6,7 @@ import { formatMs } from '../format.js';
 import { RANKING_CRITERIA, standingsOf, type Spread, type Standing } from '../ranking.js';
 import type { ConfigurationResult, Counts, SimulationReport } from '../report.js';
 import { configurationColors } from './chart-data.js';
+import { hedgeChaosHtml } from './hedge-chaos.js';
 import { type Html, html } from './html.js';
 
 /**
@@ -210,7 +211,7 @@ export function configurationHtml(c: ConfigurationResult, index: number, color: 
 <p class="settings">${settingsText(c)}</p>
 <p class="note">Thresholds: failure rate ${trim(c.thresholds.failureRateThreshold, 2)} %, slow calls ${trim(c.thresholds.slowCallRateThreshold, 2)} %. ${openedText(c)}</p>
 <h4>Per phase</h4><div class="scroll"><table><thead><tr><th>phase</th>${countHeaders(unfinished)}${latency && html`<th title="median latency of the requests that succeeded">p50</th><th title="99th percentile">p99</th>`}</tr></thead><tbody>${phases}${total}</tbody></table></div>
-<h4>State changes</h4>${changesTable}</section>`;
+${hedgeChaosHtml(c)}<h4>State changes</h4>${changesTable}</section>`;
 }
 
 function openedText(c: ConfigurationResult): string {
