@@ -1,9 +1,11 @@
 import type { PoolBulkhead } from '@breakwater/bulkhead';
+import { FaultInjection } from '@breakwater/chaos';
 import { OBSERVED_SERIES } from '@breakwater/observe';
 import {
   bulkheadHoldingOneOfThree,
   everyAdaptiveRegistryWithOne,
   everyRegistryWithOne,
+  hedgeRegistryWithOne,
   oneOfEachKindAndRegistry,
   poolBulkheadOneRunningOneQueued,
   rateLimiterWithOneWaiter,
@@ -13,7 +15,7 @@ import {
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentName, OpenTelemetryMetrics } from './index.js';
-import { expectNoLeakedTimers, exporter } from '../test/test-support.js';
+import { expectNoLeakedTimers, exporter, newClock } from '../test/test-support.js';
 
 afterEach(expectNoLeakedTimers);
 
@@ -93,6 +95,8 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
     const { metrics, collect, collectAll } = exporter({ prefix: 'resilience4j' });
     const { breakers, pools } = everyRegistryWithOne((r) => metrics.add(r), 'backendA');
     everyAdaptiveRegistryWithOne((r) => metrics.add(r), 'backendA');
+    hedgeRegistryWithOne((r) => metrics.add(r), 'backendA');
+    metrics.add(new FaultInjection('backendA', { fault: new Error('injected'), clock: newClock() })); // chaos has no registry
     breakers.get('backendA').transitionToOpenState();
     breakers.get('backendA').transitionToClosedState();
     breakers.get('backendA').onSuccess(5);
@@ -118,6 +122,8 @@ describe('names: dots, which a Prometheus exporter of OTel turns back into the @
         'resilience4j_adaptive_limit',
         'resilience4j_adaptive_rejected_calls_total',
         'resilience4j_throttle_reject_ratio',
+        'resilience4j_hedge_wins_total',
+        'resilience4j_chaos_calls_total',
       ]),
     );
     for (const s of OBSERVED_SERIES) expect(asPrometheus(instrumentName('resilience4j', s.name), s.type === 'counter')).toBe(`resilience4j_${s.name}`);
