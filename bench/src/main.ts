@@ -13,6 +13,7 @@ import { formatMarkdown, formatText } from './report.js';
 import type { MemoryResult, Results, RowResult } from './results.js';
 import { breakerRows } from './rows/breaker.js';
 import { exporterRows } from './rows/exporter.js';
+import { hedgeChaosRows } from './rows/hedge-chaos.js';
 import { measureScrape } from './scrape.js';
 import { measureSimulator } from './simulator.js';
 import { measureAdaptiveScenario } from './adaptive-scenario.js';
@@ -50,6 +51,7 @@ const rows: Row[] = [
   ...bulkheadRows(),
   ...rateLimiterRows(),
   ...adaptiveRows(),
+  ...hedgeChaosRows(),
 ].filter((r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')));
 
 const started = Date.now();

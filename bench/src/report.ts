@@ -89,6 +89,44 @@ export function overheadWithinFactorOf(id: string, name: string, baseName: strin
   };
 }
 
+/**
+ * Case `name`'s overhead over the row's floor is at most `baseName`'s (a policy of ours doing
+ * less of the same work, timed in the same rounds) plus `plusNs`.
+ */
+export function overheadWithinNsOf(id: string, name: string, baseName: string, plusNs: number): Target {
+  const description = `row ${id}: ${name}'s overhead ≤ ${baseName}'s + ${plusNs} ns`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const a = r.cases.find((c) => c.name === name);
+      const b = r.cases.find((c) => c.name === baseName);
+      if (a === undefined || b === undefined) return { target: description, pass: false, detail: 'case not measured' };
+      const allowed = overhead(r, b) + plusNs;
+      return {
+        target: description,
+        pass: overhead(r, a) <= allowed,
+        detail: `+${ns(overhead(r, a))} ns against +${ns(overhead(r, b))} ns (allowed ≤ ${ns(allowed)} ns)`,
+      };
+    },
+  };
+}
+
+/** Every judged Breakwater case of row `id` costs at most `maxNs` over the row's floor. */
+export function overheadBelowNs(id: string, maxNs: number): Target {
+  const description = `row ${id}: Breakwater's overhead ≤ ${maxNs} ns`;
+  return {
+    description,
+    judge(results) {
+      const r = row(results, id);
+      const judged = judgedBreakwater(r);
+      if (judged.length === 0) return { target: description, pass: false, detail: 'no Breakwater case measured' };
+      const parts = judged.map((c) => `${c.name}: +${ns(overhead(r, c))} ns`);
+      return { target: description, pass: judged.every((c) => overhead(r, c) <= maxNs), detail: `${parts.join(', ')} (allowed ≤ ${maxNs} ns)` };
+    },
+  };
+}
+
 /** What a target takes out of a policy's overhead before judging it: the cost of `what`, measured as `withIt` − `withoutIt` in the same rounds. */
 export interface Excluded {
   readonly what: string;

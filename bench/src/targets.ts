@@ -2,10 +2,23 @@ import { ADAPTIVE_SCENARIO_TARGETS } from './adaptive-scenario.js';
 import { ADAPTIVE_CASES } from './rows/adaptive.js';
 import { REFERENCES } from './references.js';
 import { EXPORTER_CASES } from './rows/exporter.js';
+import { HEDGE_CHAOS_CASES } from './rows/hedge-chaos.js';
 import { SHARED_CASES } from './rows/rate-limiter.js';
 import { simulatorHourWithin } from './simulator.js';
 import { redisAgainstPeer } from './redis-report.js';
-import { explained, exporterOverheadAtMost, fasterBy, heapBelow, heapDoesNotGrow, overheadAtMost, ownCostAtMost, scrapeAtMost, withinRatio } from './report.js';
+import {
+  explained,
+  exporterOverheadAtMost,
+  fasterBy,
+  heapBelow,
+  heapDoesNotGrow,
+  overheadAtMost,
+  overheadBelowNs,
+  overheadWithinNsOf,
+  ownCostAtMost,
+  scrapeAtMost,
+  withinRatio,
+} from './report.js';
 import type { Target } from './results.js';
 
 /** What timing a call costs on this machine: two clock readings, the second in a `then`, less the `then`. */
@@ -71,6 +84,12 @@ export const TARGETS: readonly Target[] = [
   // takes a permit and need not: the `then`'s cost is taken out.
   ownCostAtMost('14a', ADAPTIVE_CASES.limiter, ADAPTIVE_CASES.bulkhead, 2, TWO_CLOCK_READINGS),
   ownCostAtMost('14b', ADAPTIVE_CASES.throttle, ADAPTIVE_CASES.rateLimiter, 1, A_THEN_ON_THE_CALL),
+  // Rows 16a/16b (issue 21): no other JavaScript library hedges or injects chaos. A hedge whose
+  // delay never elapses must cost at most a retry that never retries + 100 ns (both arm nothing
+  // but their bookkeeping; the hedge also arms its delay's timer); a chaos strategy that is not
+  // enabled must cost at most 20 ns over calling fn.
+  overheadWithinNsOf('16a', HEDGE_CHAOS_CASES.hedge, HEDGE_CHAOS_CASES.retry, 100),
+  overheadBelowNs('16b', 20),
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.
   // 11a is one acquire at a time, so a batch of one: one round trip each, and what is left of the
