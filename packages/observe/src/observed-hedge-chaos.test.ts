@@ -1,8 +1,10 @@
 import { Registry } from '@breakwater/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   health,
   isObservedComponent,
+  labelValue,
   OBSERVED_SERIES,
   ObservedComponents,
   type ObservedChaos,
@@ -135,5 +137,52 @@ describe('hedges and chaos layers (contract: docs/observability.md)', () => {
       },
       pg: { kind: 'chaos', metrics: { numberOfInjectedCalls: 2, numberOfCallsNotInjected: 8 } },
     });
+  });
+
+  it('any hedge and chaos metrics give, against a model, exactly one sample per label set, each read from its counter', () => {
+    const count = fc.nat({ max: 1_000_000 });
+    const hedgeArb = fc.record({
+      name: fc.string(),
+      successful: count,
+      failed: count,
+      hedged: count,
+      refused: count,
+      wins: fc.array(count, { minLength: 2, maxLength: 11 }),
+    });
+    const chaosArb = fc.record({
+      name: fc.string(),
+      strategy: fc.constantFrom<ObservedChaosStrategy>('fault', 'latency', 'outcome', 'behavior'),
+      injected: count,
+      not: count,
+    });
+    fc.assert(
+      fc.property(hedgeArb, chaosArb, (h, x) => {
+        const set = new ObservedComponents('Test');
+        set.add({
+          kind: 'hedge',
+          name: h.name,
+          metrics: {
+            numberOfSuccessfulCalls: h.successful,
+            numberOfFailedCalls: h.failed,
+            numberOfHedgedAttempts: h.hedged,
+            numberOfHedgesRefusedByBudget: h.refused,
+            winsByAttempt: h.wins,
+          },
+        });
+        set.add(chaos(x.name, x.strategy, x.injected, x.not));
+        const n = labelValue(h.name);
+        const c = labelValue(x.name);
+        expect(HEDGE_SERIES.map((name) => samples(set, name))).toEqual([
+          [`name=${n} kind=successful ${h.successful}`, `name=${n} kind=failed ${h.failed}`],
+          [`name=${n} ${h.hedged}`],
+          h.wins.map((w, i) => `name=${n} attempt=${i + 1} ${w}`),
+          [`name=${n} ${h.refused}`],
+        ]);
+        expect(samples(set, 'chaos_calls_total')).toEqual([
+          `name=${c} strategy=${x.strategy} injected=true ${x.injected}`,
+          `name=${c} strategy=${x.strategy} injected=false ${x.not}`,
+        ]);
+      }),
+    );
   });
 });

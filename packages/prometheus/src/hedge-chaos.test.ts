@@ -101,4 +101,27 @@ describe('hedge and chaos series (contract: docs/observability.md)', () => {
       'breakwater_chaos_calls_total{name="b\\\\uDBFF",strategy="fault",injected="false"} 0',
     ]);
   });
+
+  it("a call the caller aborts counts as failed and as no attempt's win", async () => {
+    const { metrics, scrape } = exporter();
+    const clock = newClock();
+    const hedge = new Hedge('h', { delay: 10, clock });
+    metrics.add(hedge);
+    const controller = new AbortController();
+    const call = hedge.execute(
+      (ctx) => new Promise<never>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+      { signal: controller.signal },
+    );
+    await clock.advance(10); // the hedge starts
+    controller.abort(new Error('caller gave up'));
+    await expect(call).rejects.toThrow('caller gave up');
+    expect(await scrape(...HEDGE)).toEqual([
+      'breakwater_hedge_calls_total{name="h",kind="successful"} 0',
+      'breakwater_hedge_calls_total{name="h",kind="failed"} 1',
+      'breakwater_hedge_attempts_total{name="h"} 1',
+      'breakwater_hedge_wins_total{name="h",attempt="1"} 0',
+      'breakwater_hedge_wins_total{name="h",attempt="2"} 0',
+      'breakwater_hedge_budget_refusals_total{name="h"} 0',
+    ]);
+  });
 });
