@@ -1,4 +1,4 @@
-import { onAbort, type Clock, type PolicyFn } from '@breakwater/core';
+import { onAbort, type PolicyFn } from '@breakwater/core';
 import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
 import { HedgeAttempt, lostReason } from './hedge-attempt.js';
 import type { HedgeRecorder } from './hedge-recorder.js';
@@ -30,9 +30,6 @@ export class HedgedCall<T> implements DueCall {
   queued = false;
   readonly #recorder: HedgeRecorder;
   readonly #fn: PolicyFn<T>;
-  readonly #signal: AbortSignal;
-  readonly #clock: Clock;
-  readonly #maxAttempts: number;
   /** The delay of this call's hedges, read once at its start (negative: only after a failure). */
   readonly #delayMs: number;
   /** When the call started (a percentile delay records its duration), else NaN. */
@@ -47,10 +44,10 @@ export class HedgedCall<T> implements DueCall {
   #started = 0;
   #settled = 0;
   #refused = false;
-  /** The primary's outcome, once it failed (handled). */
-  #primaryOk = false;
-  #primaryValue: unknown;
-  /** The outcome the caller gets, once decided: attempt `#winner`'s. */
+  /**
+   * The outcome the caller gets, once decided: attempt `#winner`'s. Before that, the primary's
+   * once it failed (handled): the caller's if every attempt fails.
+   */
   #winner = 0;
   #winnerOk = false;
   #winnerValue: unknown;
@@ -60,17 +57,14 @@ export class HedgedCall<T> implements DueCall {
   constructor(recorder: HedgeRecorder, fn: PolicyFn<T>, signal: AbortSignal) {
     this.#recorder = recorder;
     this.#fn = fn;
-    this.#signal = signal;
     const config = recorder.config;
-    this.#clock = config.clock;
-    this.#maxAttempts = config.maxHedgedAttempts + 1;
     let now: number;
     if (config.delay.kind === 'fixed') {
       this.#delayMs = config.delay.ms;
       this.#startMs = Number.NaN;
-      now = this.#delayMs > 0 ? this.#clock.now() : 0;
+      now = this.#delayMs > 0 ? config.clock.now() : 0;
     } else {
-      now = this.#startMs = this.#clock.now();
+      now = this.#startMs = config.clock.now();
       this.#delayMs = recorder.delay.current(now);
     }
     if (signal === NEVER_ABORTED) {
@@ -89,11 +83,11 @@ export class HedgedCall<T> implements DueCall {
         this.#resolveRest = resolve;
         this.#rejectRest = reject;
       });
-      this.#stopAbort = onAbort(signal, () => this.#onCallerAbort());
+      this.#stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
       this.#follow(1, this.#launch());
     }
     if (this.#delayMs === 0) {
-      while (this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) this.#hedge('delay');
+      while (this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) this.#hedge('delay');
     } else this.#armTimer(now);
   }
 
@@ -133,7 +127,7 @@ export class HedgedCall<T> implements DueCall {
   #armTimer(now: number): void {
     const timer = this.#recorder.timer;
     timer.remove(this);
-    if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#maxAttempts && !this.#refused) {
+    if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) {
       timer.add(this, now + this.#delayMs, now);
     }
   }
@@ -145,7 +139,7 @@ export class HedgedCall<T> implements DueCall {
 
   /** Starts a hedged attempt if the call is still running, has attempts left and the budget allows one. */
   #hedge(reason: 'delay' | 'failure'): void {
-    if (this.#state !== RUNNING || this.#started >= this.#maxAttempts || this.#refused) return;
+    if (this.#state !== RUNNING || this.#started >= this.#recorder.maxAttempts || this.#refused) return;
     const attempt = this.#started + 1;
     const budget = this.#recorder.config.budget;
     if (budget !== undefined && !tryTake(budget)) {
@@ -157,7 +151,7 @@ export class HedgedCall<T> implements DueCall {
     this.#recorder.hedging(attempt, reason === 'delay' ? Math.max(0, this.#delayMs) : 0, reason);
     if (this.#state !== RUNNING) return; // onHedging or a listener aborted the caller
     this.#follow(attempt, this.#launch());
-    if (this.#delayMs > 0) this.#armTimer(this.#clock.now());
+    if (this.#delayMs > 0) this.#armTimer(this.#recorder.config.clock.now());
   }
 
   #onOutcome(attempt: number, ok: boolean, value: unknown): void {
@@ -166,12 +160,12 @@ export class HedgedCall<T> implements DueCall {
       if (!this.#recorder.handles(ok, value)) this.#decide(attempt, ok, value, ok);
       else {
         if (attempt === 1) {
-          this.#primaryOk = ok;
-          this.#primaryValue = value;
+          this.#winnerOk = ok;
+          this.#winnerValue = value;
         }
         this.#hedge('failure');
         // Every attempt started has failed and none can start: the primary's outcome.
-        if (this.#state === RUNNING && this.#settled === this.#started) this.#decide(1, this.#primaryOk, this.#primaryValue, false);
+        if (this.#state === RUNNING && this.#settled === this.#started) this.#decide(1, this.#winnerOk, this.#winnerValue, false);
       }
     }
     if (this.#state === DECIDED && this.#settled === this.#started) this.#finish();
@@ -186,7 +180,7 @@ export class HedgedCall<T> implements DueCall {
     this.#successful = successful;
     this.#recorder.timer.remove(this);
     if (successful && !Number.isNaN(this.#startMs)) {
-      const now = this.#clock.now();
+      const now = this.#recorder.config.clock.now();
       this.#recorder.delay.record(now - this.#startMs, now);
     }
     if (this.#started > 1) {
@@ -206,12 +200,11 @@ export class HedgedCall<T> implements DueCall {
   }
 
   /** The caller aborted: it gets the reason at once; every attempt's signal aborts, none starts. */
-  #onCallerAbort(): void {
+  #onCallerAbort(reason: unknown): void {
     if (this.#state >= FINISHED) return;
     this.#state = ABORTED;
     this.#stopAbort?.();
     this.#recorder.timer.remove(this);
-    const reason: unknown = this.#signal.reason;
     this.#primary?.abort(reason);
     if (this.#hedges !== undefined) for (const h of this.#hedges) h.abort(reason);
     this.#recorder.aborted(this.#started, reason);

@@ -27,7 +27,7 @@ describe('Hedge: hardening', () => {
     const hedge = new Hedge('search', { clock, delay: 100 });
     await expect(hedge.execute(() => 42)).resolves.toBe(42);
     const thenable = { then: (resolve: (v: string) => void) => resolve('thenable') };
-    await expect(hedge.execute(() => thenable)).resolves.toBe('thenable');
+    await expect(hedge.execute(() => thenable as unknown as PromiseLike<string>)).resolves.toBe('thenable');
   });
 
   it('never throws synchronously, even with a signal and a fn that throws', async () => {

@@ -23,6 +23,8 @@ export class HedgeRecorder {
   #hedged = 0;
   #refused = 0;
   readonly #wins: number[];
+  /** Attempts a call may start in all: `maxHedgedAttempts + 1`. */
+  readonly maxAttempts: number;
 
   constructor(
     readonly name: string,
@@ -32,7 +34,8 @@ export class HedgeRecorder {
     this.events = new EventPublisher<HedgeEvents>(name, config.clock, this.source, HEDGE_EVENT_TYPES);
     this.delay = new HedgeDelay(config.delay);
     this.timer = new HedgeTimer(config.clock);
-    this.#wins = new Array<number>(config.maxHedgedAttempts + 1).fill(0);
+    this.maxAttempts = config.maxHedgedAttempts + 1;
+    this.#wins = new Array<number>(this.maxAttempts).fill(0);
   }
 
   // The primary's two outcome handlers of a call without a signal, built once per Hedge and lent
