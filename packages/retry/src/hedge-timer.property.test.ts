@@ -1,4 +1,6 @@
 import { systemClock, VirtualClock } from '@breakwater/core';
+import { keepsProcessAlive } from '@breakwater/core/internal';
+import { flush } from '@breakwater/test-support';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type DueCall, HedgeTimer } from './hedge-timer.js';
@@ -160,6 +162,26 @@ describe('Hedge: one timer for all its calls', () => {
       expect(value).toBe('hedge');
       expect(started).toHaveLength(2);
       expect(started[1]!).toBeGreaterThanOrEqual(40);
+    });
+
+    it('keeps the process alive while a call waits for its delay (its caller awaits it), and lets it go after', async () => {
+      await flush();
+      expect(keepsProcessAlive()).toBe(false);
+      const hedge = new Hedge('search', { delay: 30 });
+      let started = 0;
+      const call = hedge.execute(
+        (ctx) =>
+          new Promise<string>((resolve) => {
+            started++;
+            if (ctx.attempt === 2) resolve('hedge');
+            else ctx.signal.addEventListener('abort', () => resolve('lost'));
+          }),
+      );
+      expect(keepsProcessAlive()).toBe(true); // nothing else would: the primary holds no handle
+      await expect(call).resolves.toBe('hedge');
+      expect(started).toBe(2);
+      await flush();
+      expect(keepsProcessAlive()).toBe(false);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { systemClock, type Clock, type TimerHandle } from '@breakwater/core';
+import { holdProcess, releaseProcess } from '@breakwater/core/internal';
 
 /** A call waiting for its delay, linked into its hedge's {@link HedgeTimer} (the call itself: no node per wait). */
 export interface DueCall {
@@ -24,6 +25,10 @@ export interface DueCall {
  * fire (unref'd: it never keeps the process alive) and finds nothing, so that calls one after
  * another arm one timer per `delay`, not one each. Any other clock (a `VirtualClock` in tests)
  * sees no timer pending once no call waits.
+ *
+ * While a call waits for its delay, its caller awaits it: the process is kept alive (core's
+ * `holdProcess`, one hold while the list is not empty), as a retry's back-off is
+ * (contract: docs/conventions.md); the timer itself stays unref'd.
  */
 export class HedgeTimer {
   readonly #clock: Clock;
@@ -33,6 +38,8 @@ export class HedgeTimer {
   #handle: TimerHandle | undefined;
   /** The due time the timer is armed for (Infinity: none). */
   #armedFor = Number.POSITIVE_INFINITY;
+  /** Whether the process is held for the calls waiting. */
+  #holding = false;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -54,6 +61,7 @@ export class HedgeTimer {
     else before.prev = call;
     // A call that is not first is due no sooner than the first, for which the timer is armed.
     if (after === undefined && due < this.#armedFor) this.#arm(due, now);
+    if (!this.#holding && this.#handle !== undefined) this.#holding = holdProcess(this.#handle);
   }
 
   /** Unlinks `call` (nothing if it is not linked); the timer goes with the last call, but on `systemClock`. */
@@ -67,7 +75,12 @@ export class HedgeTimer {
     else next.prev = prev;
     call.prev = undefined;
     call.next = undefined;
-    if (this.#head === undefined && !this.#lazy && this.#handle !== undefined) {
+    if (this.#head !== undefined) return;
+    if (this.#holding) {
+      this.#holding = false;
+      releaseProcess();
+    }
+    if (!this.#lazy && this.#handle !== undefined) {
       this.#clock.clearTimeout(this.#handle);
       this.#handle = undefined;
       this.#armedFor = Number.POSITIVE_INFINITY;
