@@ -275,9 +275,14 @@ class Run implements RunView, LayerHost {
   complete(frame: Frame, code: number): void {
     frame.settled = true;
     const parent = frame.parent!;
-    // One of several calls below its parent (a hedge's attempt) stays in `children`, settled: the
-    // call it left running below (a time limiter that does not cancel) is cancelled with the others.
-    if (frame.slot < 0 && parent.child === frame) parent.child = null;
+    // One of several calls below its parent (a hedge's attempt) stays in `children`, settled: what it
+    // left running below is cancelled with the other attempts. Another frame that ends with its call
+    // still running below (a time limiter that gives up without cancelling, or a layer above one) is
+    // its parent's orphan: cancelled when its parent is, as the caller's signal reaches that call.
+    if (frame.slot < 0) {
+      if (parent.child === frame) parent.child = null;
+      if (frame.child !== null || frame.orphans !== null || frame.children !== null) (parent.orphans ??= []).push(frame);
+    }
     if (parent.layer < 0) return this.#ended(parent, code);
     this.#childEnded[parent.layer]!(parent, code, frame);
   }
@@ -291,11 +296,17 @@ class Run implements RunView, LayerHost {
         else this.cancelBelow(child, code); // what it left running, if anything
       }
     } else if (frame.child !== null) this.cancel(frame.child, code);
+    const orphans = frame.orphans;
+    if (orphans !== null) {
+      frame.orphans = null;
+      for (const orphan of orphans) this.cancelBelow(orphan, code);
+    }
   }
 
   cancel(frame: Frame, code: number): void {
     frame.aborted = true;
     if (frame.child !== null || frame.children !== null) return this.cancelBelow(frame, code);
+    if (frame.orphans !== null) this.cancelBelow(frame, code); // a retry waiting to try again, say: its earlier attempts' calls
     // The deepest frame: what it waits for will not happen.
     this.#heap.remove(frame);
     // A waiter in a layer (a bulkhead's queue, a rate limiter's reserved permit) leaves it; the reason is the code's error.

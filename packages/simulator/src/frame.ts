@@ -27,13 +27,21 @@ export class Frame {
   children: (Frame | null)[] | null = null;
   /** Its slot in its parent's `children` (-1: it is its parent's `child`). */
   slot = -1;
+  /**
+   * Frames below this one that ended with their call still running below them (a time limiter
+   * that gave up without cancelling): cancelling this frame cancels those calls too. Null: none.
+   */
+  orphans: Frame[] | null = null;
   /** Request: the phase it arrived in; its index; its closed-loop user (-1: open loop); its trace entry (-1: none). */
   phase = 0;
   index = 0;
   user = -1;
   traceIndex = -1;
   usedTrace = false;
-  /** Retry: the attempt running; the wait it took last. Hedge: attempts started; the delay of the call's hedges. */
+  /**
+   * Retry: the attempt running; the wait it took last. Hedge: attempts started; the delay of the
+   * call's hedges. Breaker: the breaker's state (its state changes so far) that permitted the call.
+   */
   attempt = 0;
   previousWaitMs = 0;
   /**

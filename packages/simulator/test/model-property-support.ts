@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { Arrivals } from '../src/arrivals.js';
 import { BackendDraw, HANG, OK } from '../src/backend.js';
-import { buildPipeline } from '../src/pipeline.js';
+import { type BuiltLayer, buildPipeline } from '../src/pipeline.js';
 import { seededRandom } from '../src/random.js';
 import type { Scenario } from '../src/scenario.js';
 import { isRefusal, libraryPipeline } from './model-support.js';
@@ -137,10 +137,11 @@ export function yamlOf(layers: Layer[], phases: Value<typeof phase>[], seed: num
 }
 
 /** The scenario's traffic through decorate() on a VirtualClock, fed the arrivals and backend draws the engine gets; its components too. */
-export async function library(scenario: Scenario) {
+export async function library(scenario: Scenario, observe?: (layers: readonly BuiltLayer[]) => void) {
   const clock = new VirtualClock();
   const random = seededRandom(scenario.seed);
   const layers = buildPipeline(scenario.pipelines[0]!, clock, random);
+  observe?.(layers);
   const { pipeline, transitions } = libraryPipeline(layers);
   if (scenario.traffic.kind !== 'phases') throw new Error('phases');
   const arrivals = new Arrivals(scenario.traffic, seededRandom(scenario.seed ^ 0x5bd1e995));

@@ -7,10 +7,13 @@ import type { LayerDriver, LayerHost } from './driver.js';
 export class BreakerDriver implements LayerDriver {
   readonly #breaker: CircuitBreaker;
   readonly #host: LayerHost;
+  /** The breaker's state changes so far: which state permitted a call (only a HALF_OPEN's own trial permits go back to it). */
+  #states = 0;
 
   constructor(breaker: CircuitBreaker, host: LayerHost) {
     this.#breaker = breaker;
     this.#host = host;
+    breaker.on('stateTransition', () => void this.#states++);
   }
 
   enter(frame: Frame): void {
@@ -18,16 +21,18 @@ export class BreakerDriver implements LayerDriver {
     host.tally(frame).breakerCalls++;
     if (!this.#breaker.tryAcquirePermission()) return host.complete(frame, CODE.rejected);
     frame.startedAt = host.now();
+    frame.attempt = this.#states;
     host.spawn(frame);
   }
 
   childEnded(frame: Frame, code: number): void {
     const host = this.#host;
     const breaker = this.#breaker;
-    // A call cancelled from above (a time limiter outside the breaker) says nothing about the
-    // backend: as the breaker's execute does, its permit is given back and nothing is recorded.
+    // A call cancelled from above (a time limiter outside the breaker, a hedge's loser) says nothing
+    // about the backend: as the breaker's execute does, nothing is recorded and its permit is given
+    // back — to the state that gave it (a later HALF_OPEN has fresh permits of its own).
     if (frame.aborted) {
-      breaker.releasePermission();
+      if (frame.attempt === this.#states) breaker.releasePermission();
       return host.complete(frame, code);
     }
     const elapsed = host.now() - frame.startedAt;
