@@ -8,7 +8,7 @@ export { ScenarioError } from './yaml-source.js';
 export { LIMITS, SimulationLimitError } from './limits.js';
 export { FileReadError } from './read-file.js';
 export { simulate, runConfiguration, MAX_SEEDS, type SimulateOptions } from './simulate.js';
-export { SimulatedBackendError, SimulatedOverloadError, type RequestOutcome, type RunObserver, type RunView } from './engine-types.js';
+export { SimulatedBackendError, SimulatedFaultError, SimulatedOverloadError, type RequestOutcome, type RunObserver, type RunView } from './engine-types.js';
 export type { BuiltLayer } from './pipeline.js';
 export { rank, RANKING_CRITERIA, scoreOf, standings, standingsOf, type Score, type Spread, type Standing } from './ranking.js';
 export { renderTable, type TableOptions } from './render-table.js';
