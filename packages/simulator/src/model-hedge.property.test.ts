@@ -6,7 +6,7 @@ import { runConfiguration } from './simulate.js';
 
 // The engine-vs-decorate() property with a hedge and chaos (contract: docs/simulator.md): a hedge
 // at any place among up to three other random layers, and a chaos layer innermost or none; the
-// engine and the real components composed by decorate() on a VirtualClock — the same arrivals, the
+// engine and the real components composed by decorate() (withHedge, withChaos) on a VirtualClock — the same arrivals, the
 // same backend draws, the chaos layer drawing from the same seeded random — agree on every state
 // change, every count, the hedge's metrics (hedged attempts, wins by attempt) and the chaos
 // layer's (calls injected and not).

@@ -15,8 +15,8 @@ export function libraryPipeline(layers: readonly BuiltLayer[]): { pipeline: Pipe
     else if (l.kind === 'bulkhead') pipeline = pipeline.withBulkhead(l.bulkhead);
     else if (l.kind === 'adaptiveLimiter') pipeline = pipeline.with(l.limiter);
     else if (l.kind === 'throttle') pipeline = pipeline.with(l.throttle);
-    else if (l.kind === 'hedge') pipeline = pipeline.with(l.hedge);
-    else if (l.kind === 'chaos') pipeline = pipeline.with(l.chaos);
+    else if (l.kind === 'hedge') pipeline = pipeline.withHedge(l.hedge);
+    else if (l.kind === 'chaos') pipeline = pipeline.withChaos(l.chaos);
     else pipeline = pipeline.withTimeLimiter(l.timeLimiter);
   }
   const transitions: StateChange[] = [];
