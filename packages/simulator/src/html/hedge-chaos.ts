@@ -25,7 +25,7 @@ export function hedgeChaosHtml(c: ConfigurationResult): Html {
   const row = (name: string, n: Counts, total = false) =>
     html`<tr${total ? html` class="total"` : ''}><th scope="row">${name}</th>${
       hedge &&
-      html`<td>${int(n.hedgeCalls)}</td><td>${int(n.hedgedAttempts)}</td><td>${((n.hedgedAttemptsPerCall ?? 0) * 100).toFixed(1)} %</td>${Array.from(
+      html`<td>${int(n.hedgeCalls)}</td><td>${int(n.hedgedAttempts)}</td><td>${n.hedgeCalls ? `${((n.hedgedAttemptsPerCall ?? 0) * 100).toFixed(1)} %` : '—'}</td>${Array.from(
         { length: width },
         (_, i) => html`<td>${int(n.hedgeWins?.[i])}</td>`,
       )}`
