@@ -55,6 +55,15 @@ describe('examples/scenarios/chaos.yml: a chaos experiment rehearsed (issue 21)'
   });
 });
 
+describe('chaos.yml is reproduced by its seed', () => {
+  it('a second run gives the same report; another seed other injections', () => {
+    const scenario = parseScenarioFile(FILE);
+    expect(JSON.stringify(simulate(scenario))).toBe(JSON.stringify(report));
+    const other = simulate({ ...scenario, seed: 8 }).configurations.find((c) => c.name === 'chaos 5 % + 2 %')!.totals;
+    expect(other.injectedFaults).not.toBe(config('chaos 5 % + 2 %').totals.injectedFaults);
+  });
+});
+
 describe('chaos layers in a scenario file', () => {
   const pipeline = (layers: string) =>
     parseScenario(`pipelines:\n  p:\n${layers}\ntraffic: { phases: [{ duration: 1s, rate: 10, arrivals: constant, latency: 100ms }] }\n`, 'case.yml');
