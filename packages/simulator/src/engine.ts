@@ -277,36 +277,32 @@ class Run implements RunView, LayerHost {
     const parent = frame.parent!;
     // One of several calls below its parent (a hedge's attempt) stays in `children`, settled: what it
     // left running below is cancelled with the other attempts. Another frame that ends with its call
-    // still running below (a time limiter that gives up without cancelling, or a layer above one) is
-    // its parent's orphan: cancelled when its parent is, as the caller's signal reaches that call.
+    // still running below (a time limiter that gives up without cancelling, or a layer above one)
+    // joins its parent's `children`: cancelled when its parent is, as the caller's signal reaches that call.
     if (frame.slot < 0) {
       if (parent.child === frame) parent.child = null;
-      if (frame.child !== null || frame.orphans !== null || frame.children !== null) (parent.orphans ??= []).push(frame);
+      if (frame.child !== null || frame.children !== null) (parent.children ??= []).push(frame);
     }
     if (parent.layer < 0) return this.#ended(parent, code);
     this.#childEnded[parent.layer]!(parent, code, frame);
   }
 
   cancelBelow(frame: Frame, code: number): void {
+    if (frame.child !== null) this.cancel(frame.child, code);
     const children = frame.children;
-    if (children !== null) {
-      for (const child of children) {
-        if (child === null) continue;
-        if (!child.settled) this.cancel(child, code);
-        else this.cancelBelow(child, code); // what it left running, if anything
-      }
-    } else if (frame.child !== null) this.cancel(frame.child, code);
-    const orphans = frame.orphans;
-    if (orphans !== null) {
-      frame.orphans = null;
-      for (const orphan of orphans) this.cancelBelow(orphan, code);
+    if (children === null) return;
+    // A hedge's attempts, or what frames below gave up on: each running one is cancelled, below each ended one what it left running.
+    for (const child of children) {
+      if (child === null) continue;
+      if (!child.settled) this.cancel(child, code);
+      else this.cancelBelow(child, code);
     }
   }
 
   cancel(frame: Frame, code: number): void {
     frame.aborted = true;
-    if (frame.child !== null || frame.children !== null) return this.cancelBelow(frame, code);
-    if (frame.orphans !== null) this.cancelBelow(frame, code); // a retry waiting to try again, say: its earlier attempts' calls
+    if (frame.child !== null || running(frame.children)) return this.cancelBelow(frame, code);
+    if (frame.children !== null) this.cancelBelow(frame, code); // a retry waiting to try again, say: what its earlier attempts left running
     // The deepest frame: what it waits for will not happen.
     this.#heap.remove(frame);
     // A waiter in a layer (a bulkhead's queue, a rate limiter's reserved permit) leaves it; the reason is the code's error.
@@ -349,4 +345,10 @@ class Run implements RunView, LayerHost {
       }
     }
   }
+}
+
+/** Whether any of `frames` (a frame's `children`) is still running. */
+function running(frames: readonly (Frame | null)[] | null): boolean {
+  if (frames !== null) for (const f of frames) if (f !== null && !f.settled) return true;
+  return false;
 }

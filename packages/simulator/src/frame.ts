@@ -21,17 +21,14 @@ export class Frame {
   /** The frame running below this one, if any. */
   child: Frame | null = null;
   /**
-   * A layer that runs several calls below at once (a hedge's attempts; `child` stays null): the
-   * frame of each, by slot (null: not started; `settled`: ended). Null for every other layer.
+   * The frames below this one besides `child`. A layer that runs several calls below at once (a
+   * hedge's attempts; `child` stays null): the frame of each, by slot (null: not started; `settled`:
+   * ended). Any other layer: the frames below it that ended with their call still running below
+   * them (a time limiter that gave up without cancelling), cancelled when this frame is. Null: none.
    */
   children: (Frame | null)[] | null = null;
   /** Its slot in its parent's `children` (-1: it is its parent's `child`). */
   slot = -1;
-  /**
-   * Frames below this one that ended with their call still running below them (a time limiter
-   * that gave up without cancelling): cancelling this frame cancels those calls too. Null: none.
-   */
-  orphans: Frame[] | null = null;
   /** Request: the phase it arrived in; its index; its closed-loop user (-1: open loop); its trace entry (-1: none). */
   phase = 0;
   index = 0;
