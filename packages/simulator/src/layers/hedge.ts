@@ -6,15 +6,16 @@ import type { LayerDriver, LayerHost } from './driver.js';
 /**
  * A hedge, as its resolved config says (contract: docs/hedging.md), without a promise per call:
  * each attempt is one of the frame's `children` (`host.spawnAt`), the delay a wake-up of the frame.
- * The primary starts at once; after the delay without an answer (read at the call's start from a
- * {@link HedgeDelay} fed, as the real Hedge feeds its own, with each successful call's duration
- * from its start to the winning answer) the next one starts, and so on from each start; a handled failure starts the next one at once; a delay
- * of 0 starts them all, a negative one only after a failure. The first outcome the hedge does not
- * handle (a success; every error is handled unless `shouldHandle` says otherwise) wins: the other
- * attempts are cancelled (`host.cancel`: a backend of finite capacity frees their servers and
- * queue places at once) and the call ends with it. When every attempt failed, the call ends with
- * the primary's failure. Cancelled from above (a time limiter), it cancels every attempt and ends
- * when the last has.
+ * The primary starts at once. The delay is read at the call's start from a {@link HedgeDelay} fed
+ * as the real Hedge feeds its own (each successful call's duration, from its start to the winning
+ * answer); when it passes without an answer the next attempt starts, and the delay runs again from
+ * there. A handled failure starts the next attempt at once; a delay of 0 starts them all, a
+ * negative one waits for a failure. The first outcome the hedge does not handle (a success; every
+ * error is handled unless `shouldHandle` says otherwise) wins: every other attempt is cancelled
+ * (`host.cancel`: a backend of finite capacity frees their servers and queue places at once, a
+ * breaker gets their permits back), with what an attempt that ended left running below, and the
+ * call ends with the winner's outcome. When every attempt failed, it ends with the primary's.
+ * Cancelled from above (a time limiter), it cancels every attempt and ends when the last has.
  */
 export class HedgeDriver implements LayerDriver {
   readonly #host: LayerHost;
