@@ -37,6 +37,13 @@ describe('the hedge layer, against hand-computed results', () => {
     expect(backendCalls).toBe(30);
   });
 
+  it('a retry inside the hedge: an attempt fails when its retries are spent, and the hedge tries again at once', () => {
+    // Primary: fails at 10 ms, again at 70 (its retry after 50 ms); hedge at 70: fails at 80 and 140. The call fails at 140.
+    const { totals, backendCalls } = run('    - hedge: { delay: 1s }\n    - retry: { maxAttempts: 2, waitDuration: 50ms }', 'latency: 10ms, errorRatio: 1');
+    expect(totals).toMatchObject({ failed: 10, retries: 20, hedgedAttempts: 10, hedgeWins: [10, 0] });
+    expect(backendCalls).toBe(40);
+  });
+
   it('a negative delay hedges only after a failure; 0 starts every attempt at once', () => {
     expect(run('    - hedge: { delay: -1 }').totals).toMatchObject({ succeeded: 10, hedgedAttempts: 0, hedgeWins: [10, 0] });
     const all = run('    - hedge: { maxHedgedAttempts: 2, delay: 0 }');
