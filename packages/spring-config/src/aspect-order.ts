@@ -1,5 +1,5 @@
 // The order of Resilience4j's Spring aspects (`<kind>-aspect-order`): Resilience4j's defaults
-// with the file's values applied, outermost first, for whoever builds the pipeline.
+// with the file's values applied, outermost first; pipeline(name) builds its layers in it.
 import type { FromConfigNote, AspectKind, AspectOrderEntry } from './types.js';
 
 /** Spring's `Ordered.LOWEST_PRECEDENCE` (Java's `Integer.MAX_VALUE`). */
@@ -19,7 +19,7 @@ const DEFAULT_ASPECT_ORDER: readonly AspectOrderEntry[] = [
 
 /** Why an aspect order is read and what to do with it (a note). */
 export const ASPECT_ORDER_NOTE =
-  'read into aspectOrder: fromConfig builds no pipeline; give the layers to decorate() in the order of fromConfig(…).aspectOrder (outermost first) to run calls as the Java service did';
+  "read into aspectOrder: fromConfig(…).pipeline(name) builds its layers in this order (outermost first), as the Java service's Spring aspects wrap an annotated method";
 
 /**
  * The aspects outermost first: the defaults with `given` (an order and where it was written, by

@@ -13,6 +13,7 @@ import { childPath, describeFound, failAt } from './paths.js';
 import { resolvePlaceholders } from './placeholders.js';
 import { closestKey, relaxedName, unknownKeyMessage } from './relaxed-binding.js';
 import { OTHER_SECTIONS, SECTIONS } from './sections.js';
+import { springPipeline, type PipelineSources } from './spring-pipeline.js';
 import type { AspectKind, BreakwaterRegistries, FromConfigOptions } from './types.js';
 import { asMapping, expandDottedKeys, pickKey } from './yaml-tree.js';
 
@@ -27,13 +28,15 @@ import { asMapping, expandDottedKeys, pickKey } from './yaml-tree.js';
  * at once. Without a `base-config`, an instance is laid over `configs.default`, as in Spring. A
  * registry then tells a `get` of a name its instances do not configure (`options.onUnknownName`,
  * default `'warn'`). `notes` lists the keys read without becoming a setting (and why);
- * `aspectOrder` the order of Resilience4j's Spring aspects, for building pipelines.
+ * `aspectOrder` the order of Resilience4j's Spring aspects; `pipeline(name)` the layers Spring's
+ * annotations would wrap a method in, in that order.
  *
  * @example
  * ```ts
  * import { parse } from 'yaml';
  * const registries = fromConfig(parse(readFileSync('application.yml', 'utf8')), { env: process.env });
  * const breaker = registries.circuitBreaker.get('pg-simulator');
+ * const pay = registries.pipeline('pg'); // "Retry 'pg' → CircuitBreaker 'pg' → TimeLimiter 'pg' → fn"
  * for (const note of registries.notes) console.info(`${note.path}: ${note.message}`);
  * ```
  */
@@ -95,22 +98,29 @@ export function fromConfig(config: unknown, options: FromConfigOptions = {}): Br
 
   const built: Partial<Record<keyof BreakwaterRegistries, Registry<{ name: string }, object>>> = {};
   const orders = new Map<AspectKind, { at: string; order: number }>();
+  const named = new Map<string, ReadonlySet<string>>();
   for (const section of prepared) {
     built[section.section.key] = buildRegistry(section, options.onUnknownName);
+    named.set(section.section.key, new Set(section.instances.map((i) => i.name)));
     if (section.aspectOrder !== undefined) orders.set(section.section.key as AspectKind, section.aspectOrder);
   }
   const notes = builder.notes;
   const order = aspectOrder(orders, notes);
   const clock = options.clock === undefined ? {} : { clock: options.clock };
   const registry = (key: keyof BreakwaterRegistries) => built[key] ?? SECTIONS.find((s) => s.key === key)!.registry({ defaultConfig: clock });
-  return {
+  const registries = {
     circuitBreaker: registry('circuitBreaker') as CircuitBreakerRegistry,
     retry: registry('retry') as RetryRegistry,
     timeLimiter: registry('timeLimiter') as TimeLimiterRegistry,
     bulkhead: registry('bulkhead') as BulkheadRegistry,
     poolBulkhead: registry('poolBulkhead') as PoolBulkheadRegistry,
     rateLimiter: registry('rateLimiter') as RateLimiterRegistry,
+  };
+  const sources: PipelineSources = { registries, named: named as PipelineSources['named'], order };
+  return {
+    ...registries,
     notes,
     aspectOrder: order,
+    pipeline: (name, pipelineOptions) => springPipeline(sources, name, pipelineOptions),
   };
 }

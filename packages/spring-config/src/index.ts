@@ -8,8 +8,9 @@
  * import { fromConfig } from '@breakwater/spring-config';
  * const registries = fromConfig(parse(readFileSync('application.yml', 'utf8')));
  * const breaker = registries.circuitBreaker.get('pg-simulator');
+ * const pay = registries.pipeline('pg'); // Retry → CircuitBreaker → … as Spring's aspects order them
  * ```
  * @packageDocumentation
  */
 export { fromConfig } from './from-config.js';
-export type { AspectKind, AspectOrderEntry, BreakwaterRegistries, FromConfigNote, FromConfigOptions } from './types.js';
+export type { AspectKind, AspectOrderEntry, BreakwaterRegistries, FromConfigNote, FromConfigOptions, SpringPipelineOptions } from './types.js';

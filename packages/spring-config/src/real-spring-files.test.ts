@@ -181,7 +181,7 @@ resilience4j:
     expect(r.notes).toEqual([
       {
         path: 'resilience4j.circuitbreaker.circuit-breaker-aspect-order',
-        message: expect.stringMatching(/^read into aspectOrder: fromConfig builds no pipeline/),
+        message: expect.stringMatching(/^read into aspectOrder: fromConfig\(…\)\.pipeline\(name\) builds its layers in this order/),
       },
       { path: 'resilience4j.retry.retryAspectOrder', message: expect.stringMatching(/^read into aspectOrder/) },
       { path: 'resilience4j.bulkhead.bulkhead-aspect-order', message: expect.stringMatching(/^read into aspectOrder/) },

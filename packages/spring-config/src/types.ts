@@ -2,6 +2,7 @@
 import type { BulkheadRegistry, PoolBulkheadRegistry } from '@breakwater/bulkhead';
 import type { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import type { Clock, ErrorClass } from '@breakwater/core';
+import type { Pipeline } from '@breakwater/decorators';
 import type { RateLimiterRegistry } from '@breakwater/rate-limiter';
 import type { RetryRegistry } from '@breakwater/retry';
 import type { TimeLimiterRegistry } from '@breakwater/time-limiter';
@@ -59,10 +60,52 @@ export interface BreakwaterRegistries {
    * The order of Resilience4j's Spring aspects, outermost first: Resilience4j's defaults
    * (`Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) )`) with the
    * file's `<kind>-aspect-order` keys applied (a lower order is further out; a tie keeps the
-   * default order between the two, and is noted). fromConfig builds no pipeline: give the layers
-   * to `decorate()` in this order to run the calls as the Java service did.
+   * default order between the two, and is noted). {@link BreakwaterRegistries.pipeline} builds
+   * its layers in this order.
    */
   readonly aspectOrder: readonly AspectOrderEntry[];
+  /**
+   * The pipeline Resilience4j's Spring annotations build around a method annotated with every
+   * kind, all naming `name` (`@Retry(name = "backendA") @CircuitBreaker(name = "backendA") …`):
+   * the instance `name` of each section, in {@link BreakwaterRegistries.aspectOrder} —
+   * `Retry ( CircuitBreaker ( RateLimiter ( TimeLimiter ( Bulkhead ( fn ) ) ) ) )` unless the
+   * file's `*-aspect-order` keys move an aspect. A section whose `instances` (or `backends`,
+   * `limiters`) do not name `name` adds no layer, as Spring adds no aspect for an annotation the
+   * method does not carry; the bulkhead layer is `bulkhead`'s instance, else
+   * `thread-pool-bulkhead`'s (`options.bulkheadType` chooses, as `@Bulkhead(type = …)` does).
+   * The layers are the registries' own instances (the same objects `get(name)` gives); each call
+   * builds a new `Pipeline` named `name`, whose `warnings` say what an order moved by the file loses.
+   *
+   * @throws TypeError when `name` is not a non-empty string or `options` is not an object
+   * @throws RangeError when no section names an instance `name` (the message gives the closest
+   * name and each section's names), or on a bad option
+   * @example
+   * ```ts
+   * const pay = fromConfig(parse(readFileSync('application.yml', 'utf8'))).pipeline('backendA');
+   * pay.describe(); // "Retry 'backendA' → CircuitBreaker 'backendA' → TimeLimiter 'backendA' → fn"
+   * await pay.execute((ctx) => pg.requestPayment(req, { signal: ctx.signal }));
+   * ```
+   */
+  pipeline(name: string, options?: SpringPipelineOptions): Pipeline;
+}
+
+/**
+ * Options of {@link BreakwaterRegistries.pipeline}.
+ *
+ * @example
+ * ```ts
+ * fromConfig(yml).pipeline('reports', { bulkheadType: 'THREADPOOL' }); // resilience4j.thread-pool-bulkhead.instances.reports
+ * ```
+ */
+export interface SpringPipelineOptions {
+  /**
+   * Which bulkhead the bulkhead layer is, as `@Bulkhead(name, type = Bulkhead.Type.THREADPOOL)`
+   * says in Java: `'SEMAPHORE'` (the `bulkhead` section's instance) or `'THREADPOOL'` (the
+   * `thread-pool-bulkhead` section's, a `PoolBulkhead`); the section must name the instance.
+   * Default: the `bulkhead` section's instance when it has one, else the `thread-pool-bulkhead`
+   * section's, else no bulkhead layer.
+   */
+  readonly bulkheadType?: 'SEMAPHORE' | 'THREADPOOL';
 }
 
 /** Options of {@link fromConfig}: what a YAML file cannot hold. */
