@@ -7,6 +7,7 @@ export {
   type IntervalState,
   type RetryOutcome,
 } from './interval-function.js';
+export { retryAfterInterval } from './retry-after-interval.js';
 export type { ResolvedRetryConfig, RetryConfig } from './config.js';
 export { RETRY_OPTIONS } from './config.js';
 export type { RetryEvents, RetryMetrics } from './events.js';
