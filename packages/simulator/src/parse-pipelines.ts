@@ -127,7 +127,8 @@ function springOf(src: YamlSource, entry: Entry, name: string): PipelineSpec {
     buildPipeline(spec, new VirtualClock(), Math.random);
   } catch (error) {
     const message = (error as Error).message;
-    const at = springKeyAt(block, message);
+    // A name no section has is the instance's fault, not a section's.
+    const at = message.includes('no section has an instance named') ? { node: instanceEntry.value, path: instanceEntry.path } : springKeyAt(block, message);
     src.fail(at.node, at.path, message);
   }
   return spec;

@@ -2,7 +2,7 @@ import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { Bulkhead } from '@breakwater/bulkhead';
 import { FaultInjection, LatencyInjection, OutcomeInjection } from '@breakwater/chaos';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import type { Clock } from '@breakwater/core';
+import type { Clock, Policy } from '@breakwater/core';
 import { RateLimiter } from '@breakwater/rate-limiter';
 import { Hedge, Retry } from '@breakwater/retry';
 import { fromConfig } from '@breakwater/spring-config';
@@ -103,26 +103,28 @@ function chaosOf(name: string, options: Readonly<Record<string, unknown>>, clock
 }
 
 /**
- * Builds a pipeline's components on `clock`. A Spring block goes through `fromConfig` (the
- * config loader) and takes the named instance of each section it has, in the order of its
- * aspects (`fromConfig(…).aspectOrder`: Resilience4j's default Retry → CircuitBreaker →
- * RateLimiter → TimeLimiter → Bulkhead, with the block's `*-aspect-order` values applied).
+ * Builds a pipeline's components on `clock`. A Spring block goes through the config loader's
+ * `fromConfig(…).pipeline(instance)`, the pipeline Resilience4j's Spring aspects would build:
+ * the instance of that name of each section that names it, in the aspects' order (Retry →
+ * CircuitBreaker → RateLimiter → TimeLimiter → Bulkhead, with the block's `*-aspect-order`
+ * values applied); a name no section has is its error.
  */
 export function buildPipeline(spec: PipelineSpec, clock: Clock, random: () => number): BuiltLayer[] {
   if (spec.kind === 'layers') return spec.layers.map((layer) => buildLayer(layer, spec.name, clock, random));
-  const registries = fromConfig({ resilience4j: spec.resilience4j }, { clock });
-  const present = new Set(Object.keys(spec.resilience4j as object).map(relaxed));
-  const layers: BuiltLayer[] = [];
-  for (const { kind } of registries.aspectOrder) {
-    if (!present.has(relaxed(kind))) continue;
-    if (kind === 'retry') layers.push({ kind, retry: registries.retry.get(spec.instance) });
-    else if (kind === 'circuitBreaker') layers.push({ kind, breaker: registries.circuitBreaker.get(spec.instance) });
-    else if (kind === 'rateLimiter') layers.push({ kind, rateLimiter: registries.rateLimiter.get(spec.instance) });
-    else if (kind === 'bulkhead')
-      layers.push({ kind, bulkhead: fair(registries.bulkhead.get(spec.instance), `resilience4j.bulkhead.instances.${spec.instance}: `) });
-    else layers.push({ kind, timeLimiter: registries.timeLimiter.get(spec.instance) });
-  }
-  return layers;
+  const pipeline = fromConfig({ resilience4j: spec.resilience4j }, { clock }).pipeline(spec.instance);
+  return pipeline.policies.map((policy) => springLayer(policy, spec.instance));
+}
+
+/** One layer of a Spring block's pipeline, by its kind (the kinds of `fromConfig(…).pipeline`). */
+function springLayer(policy: Policy, instance: string): BuiltLayer {
+  if (policy instanceof Retry) return { kind: 'retry', retry: policy };
+  if (policy instanceof CircuitBreaker) return { kind: 'circuitBreaker', breaker: policy };
+  if (policy instanceof RateLimiter) return { kind: 'rateLimiter', rateLimiter: policy };
+  if (policy instanceof TimeLimiter) return { kind: 'timeLimiter', timeLimiter: policy };
+  if (policy instanceof Bulkhead) return { kind: 'bulkhead', bulkhead: fair(policy, `resilience4j.bulkhead.instances.${instance}: `) };
+  throw new RangeError(
+    `resilience4j: a ${policy.kind} layer is not simulated yet (the simulator runs retry, circuitbreaker, ratelimiter, timelimiter and bulkhead)`,
+  );
 }
 
 /** The pipeline's adaptive limiter (the outermost one, when there are several). */

@@ -1,5 +1,5 @@
 import { VirtualClock } from '@breakwater/core';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseScenario } from './parse-scenario.js';
 import { buildPipeline } from './pipeline.js';
 import { simulate } from './simulate.js';
@@ -47,10 +47,10 @@ ${TRAFFIC}`),
     expect(c.totals.breakerCalls).toBe(c.totals.requests + c.totals.retries);
   });
 
-  it('an instance the block does not list is built from configs.default, as in Spring, and the run says so (the OpenFeign trap)', () => {
-    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const report = simulate(
-      parseScenario(`
+  it("refuses an instance no section of the block names, at instance, with the block's instances (the OpenFeign trap: Spring would use configs.default)", () => {
+    expect(() =>
+      parseScenario(
+        `
 pipelines:
   feign-named:
     instance: 'PgClient#pay(String)'
@@ -58,12 +58,33 @@ pipelines:
       circuitbreaker:
         configs: { default: { sliding-window-size: 7 } }
         instances: { pg: { sliding-window-size: 20 } }
-${TRAFFIC}`),
+${TRAFFIC}`,
+        'spring.yml',
+      ),
+    ).toThrow(
+      new ScenarioError(
+        'spring.yml',
+        4,
+        15,
+        'pipelines.feign-named.instance',
+        "fromConfig(…).pipeline('PgClient#pay(String)'): no section has an instance named 'PgClient#pay(String)': a pipeline is built from the instances of that name (the file has circuitbreaker: pg)",
+      ),
     );
-    expect(report.configurations[0]!.settings['slidingWindowSize']).toBe(7);
-    const said = warn.mock.calls.map(([message]) => String(message));
-    warn.mockRestore();
-    expect(said).toContain("CircuitBreakerRegistry: no instance is configured for 'PgClient#pay(String)'; it gets the default config (did you mean 'pg'?)");
+  });
+
+  it('leaves out a section that does not name the instance, as Spring leaves out an annotation the method does not carry', () => {
+    const scenario = parseScenario(`
+pipelines:
+  spring:
+    instance: pg
+    resilience4j:
+      circuitbreaker:
+        configs: { default: { sliding-window-size: 7 } }
+        instances: { other: {} }
+      retry:
+        instances: { pg: { max-attempts: 2 } }
+${TRAFFIC}`);
+    expect(buildPipeline(scenario.pipelines[0]!, new VirtualClock(), Math.random).map((l) => l.kind)).toEqual(['retry']);
   });
 
   it('refuses a bad Spring key at the block, with the config loader’s message, and the sections it does not simulate', () => {
