@@ -18,10 +18,13 @@ export function retryAfterMs(retryAfter: string | null, date: string | null, now
 }
 
 // IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), and the obsolete RFC 850 and asctime forms that
-// RFC 9110 §5.6.7 asks a recipient to accept: all three are read by Date.parse. A bare number was
+// RFC 9110 §5.6.7 asks a recipient to accept: all three are read by Date.parse, asctime's (which
+// names no zone, and means GMT) with ' GMT' added, lest it be read as local time. A bare number was
 // handled above; anything Date.parse reads that has no letter (e.g. '2026-12-02') is refused.
+const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/;
+
 function httpDate(value: string): number | undefined {
   if (!/[A-Za-z]{3}/.test(value)) return undefined;
-  const ms = Date.parse(value);
+  const ms = Date.parse(ASCTIME.test(value) ? `${value} GMT` : value);
   return Number.isFinite(ms) ? ms : undefined;
 }
