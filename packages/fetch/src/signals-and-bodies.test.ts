@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { TimeoutError, VirtualClock } from '@breakwater/core';
 import { decorate } from '@breakwater/decorators';
-import { Retry } from '@breakwater/retry';
+import { Hedge, Retry } from '@breakwater/retry';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../test/http-server.js';
@@ -72,6 +72,30 @@ describe('signals', () => {
     await clock.advance(500);
     expect(await outcome).toBeInstanceOf(TimeoutError);
     await closed;
+  });
+});
+
+describe('a hedge', () => {
+  it('sends a GET again beside a slow one; a POST only once (its hedged attempt fails at once with NotRetriedError)', async () => {
+    const clock = new VirtualClock();
+    const { next } = holding();
+    const hedged = resilientFetch(decorate().withHedge(new Hedge('api', { delay: 100, clock })));
+
+    const get = hedged(`${server.origin}/get`);
+    const slowGet = await next();
+    await clock.advance(100);
+    (await next()).writeHead(200).end('the hedge');
+    expect(await (await get).text()).toBe('the hedge');
+    await once(slowGet, 'close'); // the loser aborted: its connection closed
+    expect(server.hits('/get')).toBe(2);
+
+    const post = hedged(`${server.origin}/post`, { method: 'POST', body: 'once' });
+    const slowPost = await next();
+    await clock.advance(100);
+    slowPost.writeHead(201).end('the only one');
+    expect(await (await post).text()).toBe('the only one');
+    expect(server.hits('/post')).toBe(1);
+    expect(clock.pendingTimers).toBe(0);
   });
 });
 
