@@ -37,6 +37,7 @@ const behaviour: Record<string, string[]> = {
   '@breakwater/rate-limiter': ['RateLimiter'],
   '@breakwater/adaptive': ['AdaptiveLimiter', 'AdaptiveThrottle'],
   '@breakwater/chaos': ['FaultInjection', 'LatencyInjection'],
+  '@breakwater/fetch': ['resilientFetch'],
   '@breakwater/decorators': ['decorate'],
   '@breakwater/spring-config': ['fromConfig'],
   '@breakwater/prometheus': ['PrometheusMetrics'],

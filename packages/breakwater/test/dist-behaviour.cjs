@@ -4,7 +4,8 @@
 // does not export itself) with `import()` or with `require()` — plain node, no `@breakwater/source`
 // condition, so every `exports` map leads to dist/ — then runs, for each policy the package
 // exports, one real call: a retried call, a breaker opening, a time-out, a bulkhead wait, a
-// rate-limiter wait, an adaptive limit and a throttle, a pipeline, a worker task, the test helpers, fromConfig. Time is a
+// rate-limiter wait, an adaptive limit and a throttle, a pipeline, a resilient fetch (a real local HTTP
+// server), a worker task, the test helpers, fromConfig. Time is a
 // VirtualClock everywhere except the worker task (a real thread). Prints two JSON lines,
 // { exports: [the entry point's export names] } and { ran: [the checks that passed] }, or exits 1
 // with the error.
@@ -304,6 +305,38 @@ const checks = {
     assert.equal(done, false);
     await clock.advance(1);
     assert.equal(await result, 'late');
+  },
+
+  // @breakwater/fetch: against a real node:http server on 127.0.0.1 — a 429 with Retry-After: 1, waited
+  // on the retry's VirtualClock (retryAfterInterval), then a 200; a POST's 503 not sent again.
+  resilientFetch: async ({ resilientFetch, FetchFailedError, decorate, Retry, retryAfterInterval, VirtualClock }) => {
+    const { createServer } = require('node:http');
+    const { once } = require('node:events');
+    const hits = [];
+    const server = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      if (req.method === 'POST') res.writeHead(503).end();
+      else if (hits.length === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200).end('served');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const clock = new VirtualClock();
+      const retry = new Retry('dist', { maxAttempts: 3, intervalBiFunction: retryAfterInterval('5s'), clock });
+      const waited = new Promise((resolve) => retry.on('retry', (e) => resolve(e.waitMs)));
+      const fetchWithRetry = resilientFetch(decorate().withRetry(retry));
+      const url = `http://127.0.0.1:${server.address().port}/item`;
+      const call = fetchWithRetry(url);
+      assert.equal(await waited, 1000);
+      await clock.advance(1000);
+      assert.equal(await (await call).text(), 'served');
+      await assert.rejects(fetchWithRetry(url, { method: 'POST', body: 'x' }), (e) => e instanceof FetchFailedError && e.status === 503);
+      assert.deepEqual(hits, ['GET /item', 'GET /item', 'POST /item']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   },
 
   // The documents' pipeline: the first attempt times out, the breaker records it, the retry's second attempt succeeds.
