@@ -3,6 +3,7 @@
 // Breakwater (the main entry, `@breakwater/core`, has that); these names may change in a minor
 // version. Import the `Policy` types, errors and clocks from the main entry.
 export { closest, describeValue, didYouMean, isPlainObject } from './config.js';
+export { closestName } from './closest-name.js';
 export { withoutStack } from './errors.js';
 export { NEVER_ABORTED, ROOT_CONTEXT } from './policy.js';
 export { holdProcess, keepsProcessAlive, releaseProcess } from './keep-alive.js';

@@ -67,7 +67,7 @@ ${TRAFFIC}`,
         4,
         15,
         'pipelines.feign-named.instance',
-        "fromConfig(…).pipeline('PgClient#pay(String)'): no section has an instance named 'PgClient#pay(String)': a pipeline is built from the instances of that name (the file has circuitbreaker: pg)",
+        "fromConfig(…).pipeline('PgClient#pay(String)'): no section has an instance named 'PgClient#pay(String)' (did you mean 'pg'?): a pipeline is built from the instances of that name (the file has circuitbreaker: pg)",
       ),
     );
   });

@@ -1,6 +1,6 @@
 // fromConfig(…).pipeline(name): the pipeline Resilience4j's Spring aspects build around a method
 // annotated with every kind that names `name`, in the order of the aspects (contract: docs/decorators.md).
-import { closest, describeValue } from '@breakwater/core/internal';
+import { closestName, describeValue } from '@breakwater/core/internal';
 import { decorate, type Pipeline } from '@breakwater/decorators';
 import type { AspectOrderEntry, BreakwaterRegistries, SpringPipelineOptions } from './types.js';
 
@@ -83,7 +83,7 @@ function checkOptions(where: string, options: unknown): SpringPipelineOptions['b
 /** Why no layer has `name`: the closest name any section has, and each section's names. */
 function missingMessage(name: string, named: PipelineSources['named']): string {
   const all = [...new Set([...named.values()].flatMap((names) => [...names]))];
-  const guess = closest(name, all);
+  const guess = closestName(name, all);
   const lists = [...named]
     .filter(([, names]) => names.size > 0)
     .map(([key, names]) => `${SECTION_NAMES[key]}: ${[...names].join(', ')}`)
