@@ -226,7 +226,7 @@ export {
   type WithFallbackOptions,
 } from '@breakwater/decorators';
 
-// @breakwater/spring-config: a Resilience4j Spring Boot application.yml → registries.
+// @breakwater/spring-config: a Resilience4j Spring Boot application.yml → registries, and the pipeline of its aspects.
 export {
   fromConfig,
   type AspectKind,
@@ -234,4 +234,5 @@ export {
   type BreakwaterRegistries,
   type FromConfigNote,
   type FromConfigOptions,
+  type SpringPipelineOptions,
 } from '@breakwater/spring-config';
