@@ -105,18 +105,18 @@ export function resilient<F = never, This = unknown>(source: ResilientPolicy<F> 
   const decorator = (method: unknown, context: unknown): Bound => {
     const label = checkDecorated(method, context);
     const resolve = shared === undefined ? (self: unknown) => resolvePipeline(source as (self: unknown) => unknown, self, label) : () => shared;
-    const bind = (self: unknown): Bound => resolve(self).wrap((ctx, ...args: unknown[]) => runWithContext(ctx, method as (...a: never[]) => unknown, self, args));
+    const bind = (self: unknown): Bound =>
+      resolve(self).wrap((ctx, ...args: unknown[]) => runWithContext(ctx, method as (...a: never[]) => unknown, self, args));
     const bound = new WeakMap<object, Bound>();
     const replacement = function (this: unknown, ...args: unknown[]): Promise<unknown> {
-      const self = this;
-      let run = typeof self === 'object' || typeof self === 'function' ? (self === null ? undefined : bound.get(self)) : undefined;
+      let run = typeof this === 'object' || typeof this === 'function' ? (this === null ? undefined : bound.get(this)) : undefined;
       if (run === undefined) {
         try {
-          run = bind(self);
+          run = bind(this);
         } catch (error) {
           return Promise.reject(error);
         }
-        if ((typeof self === 'object' && self !== null) || typeof self === 'function') bound.set(self, run);
+        if ((typeof this === 'object' && this !== null) || typeof this === 'function') bound.set(this, run);
       }
       return run(...args);
     };
