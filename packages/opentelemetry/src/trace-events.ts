@@ -55,7 +55,7 @@ export const TRACED_EVENTS: Readonly<Record<string, Readonly<Record<string, ToSp
     timeout: (e) => ['timeout', { 'breakwater.timeout_ms': num(e.timeoutMs), 'breakwater.elapsed_ms': num(e.elapsed) }],
   },
   rateLimiter: {
-    // A permit given at once is no event; a wait is, with its length (known when it is reserved).
+    // A permit given at once is no event; a wait is, when it ends (the permits are there), with its length.
     successfulAcquire: (e) =>
       typeof e.waitMs === 'number' && e.waitMs > 0 ? ['wait', { 'breakwater.wait_ms': e.waitMs, 'breakwater.permits': num(e.permits) }] : undefined,
     failedAcquire: refused((e) => ({ 'breakwater.permits': num(e.permits), 'breakwater.wait_ms': num(e.waitMs) })),
