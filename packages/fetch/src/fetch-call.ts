@@ -13,6 +13,7 @@ import { send, sendThrough } from './send.js';
  * ```
  */
 export interface FetchPipeline {
+  /** Runs `fn` (one attempt: `resilientFetch` sends the request) under the pipeline's policies. */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions): Promise<T | Response>;
 }
 

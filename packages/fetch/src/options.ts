@@ -23,11 +23,17 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
  * ```
  */
 export interface OriginBreaker {
+  /** The breaker's name: the origin it guards. */
   readonly name: string;
+  /** The clock the call's duration is measured on. */
   readonly config: { readonly clock: Clock };
+  /** Takes a permission, or throws `CallNotPermittedError`: the attempt is then refused, never sent. */
   acquirePermission(): void;
+  /** Gives the permission back without recording the call (a 4xx but 429; the caller's abort). */
   releasePermission(): void;
+  /** Records a response that came back (the breaker's `recordResult` may count it as a failure). */
   onResult(durationMs: number, value: unknown): void;
+  /** Records a failed attempt (the breaker's `recordExceptions` / `ignoreExceptions` apply). */
   onError(durationMs: number, error: unknown): void;
 }
 
@@ -42,6 +48,7 @@ export interface OriginBreaker {
  * ```
  */
 export interface OriginBreakers {
+  /** The breaker of an origin (`https://api.example.com`), created on first use. */
   get(name: string): OriginBreaker;
 }
 
