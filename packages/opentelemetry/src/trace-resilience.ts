@@ -12,10 +12,13 @@ import { errorType, isTraced, subscribe, type TracedComponent } from './trace-ev
  * ```
  */
 export interface TraceablePipeline {
+  /** Its name: the name of the spans started for calls with no active span. */
   readonly name: string;
+  /** Its kind (`'pipeline'`, or a policy's own: `'retry'`, `'circuitBreaker'`, …). */
   readonly kind: string;
   /** A pipeline's policies, outermost first; absent for a single policy, which is traced itself. */
   readonly policies?: readonly unknown[];
+  /** Runs a call through it (a `Policy`'s `execute`). */
   execute(fn: never, options?: never): Promise<unknown>;
 }
 
