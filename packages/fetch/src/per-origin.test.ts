@@ -48,6 +48,22 @@ describe('perOrigin', () => {
     expect((await fetch(`${up.origin}/c`)).status).toBe(200);
   });
 
+  it("a POST's failure is recorded once by its origin's breaker, and not sent again (a network error neither)", async () => {
+    const { breakers, fetch } = setUp({ defaultConfig: { minimumNumberOfCalls: 10 } });
+    await expect(fetch(`${down.origin}/orders`, { method: 'POST', body: 'o' })).rejects.toMatchObject({ status: 503, method: 'POST' });
+    expect(down.hits('/orders')).toBe(1);
+    expect(breakers.find(down.origin)!.metrics).toMatchObject({ numberOfFailedCalls: 1, numberOfBufferedCalls: 1 });
+
+    const dropping = await startServer((_, res) => res.socket?.destroy());
+    try {
+      await expect(fetch(`${dropping.origin}/orders`, { method: 'POST', body: 'o' })).rejects.toMatchObject({ status: undefined, method: 'POST' });
+      expect(dropping.hits('/orders')).toBe(1);
+      expect(breakers.find(dropping.origin)!.metrics.numberOfFailedCalls).toBe(1);
+    } finally {
+      await dropping.close();
+    }
+  });
+
   it('a 404 is ignored by the breaker: neither a success nor a failure, and comes back with its body', async () => {
     const { breakers, fetch } = setUp();
     const res = await fetch(`${up.origin}/missing`);

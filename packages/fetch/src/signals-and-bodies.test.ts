@@ -113,4 +113,22 @@ describe('bodies not returned are cancelled', () => {
     await closed;
     expect(res.writableEnded).toBe(false);
   });
+
+  it("a response that arrives after the caller's abort is not returned: its body is cancelled", async () => {
+    const { next } = holding();
+    // A fetch that does not listen to the signal, the Request's included (as some do): the response still arrives.
+    const deaf = (input: string | URL | Request) => globalThis.fetch((input as Request).url);
+    const controller = new AbortController();
+    const call = resilientFetch(decorate(), { fetch: deaf })(`${server.origin}/late`, { signal: controller.signal });
+    const outcome = call.catch((e: unknown) => e);
+    const res = await next();
+    const closed = once(res, 'close');
+    const reason = new Error('gone');
+    controller.abort(reason);
+    expect(await outcome).toBe(reason);
+    res.writeHead(200);
+    res.write(Buffer.alloc(64 * 1024)); // the late response, never ended: only the cancel frees it
+    await closed;
+    expect(res.writableEnded).toBe(false);
+  });
 });
