@@ -8,12 +8,18 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
  * active span follows a call through its awaits and timers as it does in an application.
  * `stop()` puts the global context manager back (none) and shuts the provider down.
  */
-export function tracing(): { readonly tracer: Tracer; readonly spans: () => ReadableSpan[]; readonly stop: () => Promise<void> } {
+export function tracing(): {
+  readonly provider: BasicTracerProvider;
+  readonly tracer: Tracer;
+  readonly spans: () => ReadableSpan[];
+  readonly stop: () => Promise<void>;
+} {
   const manager = new AsyncLocalStorageContextManager().enable();
   if (!context.setGlobalContextManager(manager)) throw new Error('a global context manager is already set');
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   return {
+    provider,
     tracer: provider.getTracer('breakwater-test'),
     spans: () => exporter.getFinishedSpans(),
     stop: async () => {
