@@ -58,9 +58,9 @@ export class FetchCall {
     if (this.#sent) return Promise.reject(new NotRetriedError(request.method, request.url, undefined));
     this.#sent = true;
     return this.#sendOnce(request, ctx.signal).catch((error: unknown) => {
-      // Sent and failed (not refused by a breaker before it was sent, not aborted by the caller):
-      // nothing of the pipeline may send it again.
-      if (!(error instanceof CallNotPermittedError) && !(ctx.signal.aborted && error === ctx.signal.reason)) {
+      // Sent (not refused by a breaker before it was), and failed, timed out or was aborted: it may
+      // have reached the server, so nothing of the pipeline may send it again.
+      if (!(error instanceof CallNotPermittedError)) {
         this.#stop = new NotRetriedError(request.method, request.url, error);
         this.#controller!.abort(this.#stop);
       }

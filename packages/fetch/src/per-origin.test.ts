@@ -1,7 +1,8 @@
-import { CallNotPermittedError, VirtualClock } from '@breakwater/core';
+import { CallNotPermittedError, TimeoutError, VirtualClock } from '@breakwater/core';
 import { CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { decorate } from '@breakwater/decorators';
 import { Retry } from '@breakwater/retry';
+import { TimeLimiter } from '@breakwater/time-limiter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../test/http-server.js';
 import { FetchFailedError, resilientFetch, type OriginBreakers } from './index.js';
@@ -98,6 +99,22 @@ describe('perOrigin', () => {
       expect(breakers.find(down.origin)!.metrics).toMatchObject({ numberOfFailedCalls: 0, numberOfBufferedCalls: 0 });
     } finally {
       await five.close();
+    }
+  });
+
+  it("a time limiter's time-out is a failure of the origin (as with the time limiter inside a breaker)", async () => {
+    const hang = await startServer(() => {});
+    try {
+      const clock = new VirtualClock();
+      const breakers = new CircuitBreakerRegistry({ defaultConfig: { minimumNumberOfCalls: 10, clock } });
+      const timed = resilientFetch(decorate().withTimeLimiter(new TimeLimiter('api', { timeoutDuration: 500, clock })), { perOrigin: breakers });
+      const outcome = timed(`${hang.origin}/slow`).catch((e: unknown) => e);
+      await new Promise<void>((resolve) => hang.handle(() => resolve()));
+      await clock.advance(500);
+      expect(await outcome).toBeInstanceOf(TimeoutError);
+      expect(breakers.find(hang.origin)!.metrics).toMatchObject({ numberOfFailedCalls: 1, numberOfBufferedCalls: 1 });
+    } finally {
+      await hang.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { TimeoutError } from '@breakwater/core';
 import { FetchFailedError } from './fetch-failed-error.js';
 import type { OriginBreaker, ResolvedFetchOptions } from './options.js';
 import { retryAfterMs } from './retry-after.js';
@@ -52,8 +53,10 @@ export async function send(options: ResolvedFetchOptions, request: Request, sign
 /**
  * {@link send} through `breaker`'s permission API: refused at once (`CallNotPermittedError`) when
  * it does not permit the call; else the outcome recorded with its duration on the breaker's clock
- * — a failure as `onError` (the breaker's record / ignore options apply), a client error (4xx but
- * 429) and the caller's abort not recorded (the permission given back), any other response as
+ * — a failure as `onError` (the breaker's record / ignore options apply), and so a time limiter's
+ * time-out (its `TimeoutError` as the signal's reason: as if the time limiter were inside the
+ * breaker, where Resilience4j puts it); a client error (4xx but 429) and any other abort (the
+ * caller's, a hedge's loser) not recorded (the permission given back); any other response as
  * `onResult` (its `recordResult` applies).
  */
 export async function sendThrough(breaker: OriginBreaker, options: ResolvedFetchOptions, request: Request, signal: AbortSignal): Promise<Response> {
@@ -64,7 +67,7 @@ export async function sendThrough(breaker: OriginBreaker, options: ResolvedFetch
   try {
     response = await send(options, request, signal);
   } catch (error) {
-    if (signal.aborted && error === signal.reason) breaker.releasePermission();
+    if (signal.aborted && error === signal.reason && !(error instanceof TimeoutError)) breaker.releasePermission();
     else breaker.onError(clock.now() - start, error);
     throw error;
   }

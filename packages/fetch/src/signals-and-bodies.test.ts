@@ -62,6 +62,22 @@ describe('signals', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('a POST that timed out is not sent again (it may have reached the server): the caller gets the TimeoutError', async () => {
+    const clock = new VirtualClock();
+    const { next } = holding();
+    const pipeline = decorate()
+      .withRetry(new Retry('api', { maxAttempts: 3, waitDuration: 0, clock }))
+      .withTimeLimiter(new TimeLimiter('api', { timeoutDuration: '1s', clock }));
+    const outcome = resilientFetch(pipeline)(`${server.origin}/pay`, { method: 'POST', body: 'once' }).catch((e: unknown) => e);
+    const res = await next();
+    const closed = once(res, 'close');
+    await clock.advance(1000);
+    expect(await outcome).toBeInstanceOf(TimeoutError);
+    await closed;
+    expect(server.hits('/pay')).toBe(1);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
   it("a time-out with no retry left is the time limiter's TimeoutError, as thrown", async () => {
     const clock = new VirtualClock();
     const { next } = holding();
