@@ -8,7 +8,7 @@ let running: CallContext | undefined;
 
 /**
  * The {@link CallContext} of the `@resilient` method running now — the `signal` its pipeline's
- * layers abort (a time limiter's time-out, a hedge's lost attempt, the caller's shutdown signal)
+ * layers abort (a time limiter's time-out, a hedge's losing attempt)
  * and the `attempt` a retry set. Read it in the method's body **before its first `await`**
  * (keep it in a variable for later): it is set while the method's synchronous part runs, once
  * per attempt, and nowhere else.

@@ -1,6 +1,8 @@
 // Type tests of @resilient, checked by tsc only (src/resilient-tsc.test.ts, and the package's
 // typecheck): the types kept, and each wrong use a type error (contract: docs/decorators.md).
 import { type CallContext, currentCallContext, decorate, Fallback, type Pipeline, type Policy, resilient } from '@breakwater/decorators';
+import { CircuitBreaker } from '@breakwater/circuit-breaker';
+import { Retry } from '@breakwater/retry';
 import { expectTypeOf } from 'vitest';
 
 declare const pipeline: Pipeline;
@@ -19,6 +21,16 @@ export class Orders {
   async find(id: string, options?: { readonly deep?: boolean }): Promise<Order> {
     expectTypeOf(currentCallContext()).toEqualTypeOf<CallContext>();
     return { id: options?.deep === true ? `${id}!` : id };
+  }
+
+  @resilient(new CircuitBreaker('orders'))
+  async byBreaker(): Promise<string> {
+    return 'a single Policy: a pipeline of one layer';
+  }
+
+  @resilient(decorate().withRetry(new Retry('orders')).withCircuitBreaker(new CircuitBreaker('orders')))
+  async byPipeline(): Promise<string> {
+    return 'real policies';
   }
 
   @resilient(policy)
@@ -83,6 +95,17 @@ expectTypeOf(orders.find).toEqualTypeOf<(id: string, options?: { readonly deep?:
 expectTypeOf(orders.findAll).toEqualTypeOf<(...ids: string[]) => Promise<Order[]>>();
 expectTypeOf(orders.perInstance).returns.toEqualTypeOf<Promise<number>>();
 expectTypeOf(Orders.make).toEqualTypeOf<() => Promise<Orders>>();
+expectTypeOf(orders.byBreaker).toEqualTypeOf<() => Promise<string>>();
+
+export class Registry {
+  static readonly pipeline: Pipeline = decorate();
+
+  @resilient((self: typeof Registry) => self.pipeline)
+  static async lookup(key: string): Promise<string> {
+    return key;
+  }
+}
+expectTypeOf(Registry.lookup).toEqualTypeOf<(key: string) => Promise<string>>();
 // @ts-expect-error the decorated method still takes a string
 void orders.find(1);
 
