@@ -1,8 +1,10 @@
-import { AdaptiveLimiter } from '@breakwater/adaptive';
+import { AdaptiveLimiter, AdaptiveThrottle } from '@breakwater/adaptive';
 import { Bulkhead } from '@breakwater/bulkhead';
+import { FaultInjection } from '@breakwater/chaos';
 import { BulkheadFullError, RequestNotPermittedError, TimeoutError } from '@breakwater/core';
 import { decorate } from '@breakwater/decorators';
 import { RateLimiter } from '@breakwater/rate-limiter';
+import { Retry } from '@breakwater/retry';
 import { deferred, track } from '@breakwater/test-support';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { context } from '@opentelemetry/api';
@@ -101,5 +103,57 @@ describe('traceResilience: time-outs, waits and refusals (contract: docs/observa
     ]);
     db.close();
     pg.close();
+  });
+
+  it("a throttle's refusal with its reject ratio, a partition's refusal, and chaos injections with their attempts inside a retry", async () => {
+    const clock = newClock();
+    const throttle = new AdaptiveThrottle('search', { random: () => 0, clock });
+    const limiter = new AdaptiveLimiter('pg', {
+      initialLimit: 1,
+      minLimit: 1,
+      maxLimit: 1,
+      maxWaitDuration: 0,
+      window: false,
+      partitions: { critical: 1 },
+      clock,
+    });
+    const faults = new FaultInjection('pg', { fault: new Error('injected'), enabled: true, rate: 1, clock });
+    const retry = new Retry('pg', { maxAttempts: 2, waitDuration: 100, clock });
+    const search = traceResilience(decorate('search').withThrottle(throttle), { tracer: otel.tracer });
+    const pg = traceResilience(decorate('pg').withAdaptiveLimiter(limiter, { partition: 'critical' }), { tracer: otel.tracer });
+    const chaos = traceResilience(decorate('chaos').withRetry(retry).withChaos(faults), { tracer: otel.tracer });
+    // Two failures in three requests: the throttle refuses the next (its draw is 0).
+    await search.execute(() => 'ok');
+    for (let i = 0; i < 2; i++) await expect(search.execute(() => Promise.reject(new Error('503')))).rejects.toThrow('503');
+    const held = deferred<string>();
+    const running = pg.execute(() => held.promise);
+    const { span, ctx } = requestSpan(otel.tracer, 'mixed');
+    await context.with(ctx, async () => {
+      await expect(search.execute(() => 'not sent')).rejects.toBeInstanceOf(RequestNotPermittedError);
+      await expect(pg.execute(() => 'x')).rejects.toBeInstanceOf(RequestNotPermittedError);
+      const injected = track(chaos.execute(() => 'never'));
+      await clock.advance(100);
+      expect((injected.error as Error).message).toBe('injected');
+    });
+    span.end();
+    held.resolve('done');
+    expect(await running).toBe('done');
+    expect(events(spanNamed(otel.spans(), 'mixed'))).toEqual([
+      ['notPermitted', { 'breakwater.policy': 'throttle', 'breakwater.name': 'search', 'breakwater.reject_ratio': 0.25 }],
+      [
+        'notPermitted',
+        {
+          'breakwater.policy': 'adaptiveLimiter',
+          'breakwater.name': 'pg',
+          'breakwater.limit': 1,
+          'breakwater.in_flight': 1,
+          'breakwater.partition': 'critical',
+        },
+      ],
+      ['injected', { 'breakwater.policy': 'chaos', 'breakwater.name': 'pg', 'breakwater.attempt': 1, 'breakwater.strategy': 'fault' }],
+      ['retry', { 'breakwater.policy': 'retry', 'breakwater.name': 'pg', 'breakwater.attempt': 1, 'breakwater.wait_ms': 100, 'error.type': 'Error' }],
+      ['injected', { 'breakwater.policy': 'chaos', 'breakwater.name': 'pg', 'breakwater.attempt': 2, 'breakwater.strategy': 'fault' }],
+    ]);
+    for (const traced of [search, pg, chaos]) traced.close();
   });
 });

@@ -2,7 +2,7 @@ import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { CallNotPermittedError, type Policy } from '@breakwater/core';
 import { decorate } from '@breakwater/decorators';
 import { Retry } from '@breakwater/retry';
-import { context, SpanStatusCode } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { traceResilience } from './index.js';
 import { expectNoLeakedTimers, newClock } from '../test/test-support.js';
@@ -112,6 +112,16 @@ describe('traceResilience: spans, switching off, sharing (contract: docs/observa
     expect(events(spanNamed(otel.spans(), 'pg'))).toEqual([['notPermitted', refusal]]);
     expect(traced.wrap).toBeUndefined();
     traced.close();
+  });
+
+  it('an active span that does not record (not sampled) gets nothing, and the call no span of its own', async () => {
+    const breaker = CircuitBreaker.of('pg', { clock: newClock() });
+    const pay = traceResilience(decorate('unsampled').withCircuitBreaker(breaker), { tracer: otel.tracer });
+    breaker.transitionToOpenState();
+    const unsampled = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.NONE });
+    await context.with(trace.setSpan(context.active(), unsampled), () => expect(pay.execute(() => 'never')).rejects.toBeInstanceOf(CallNotPermittedError));
+    expect(otel.spans().filter((s) => s.name === 'unsampled')).toEqual([]);
+    pay.close();
   });
 
   it('bad input: a clear TypeError at once', () => {

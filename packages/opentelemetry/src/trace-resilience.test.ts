@@ -38,6 +38,29 @@ describe('traceResilience: events of the active span (contract: docs/observabili
     pay.close();
   });
 
+  it('two retried calls at once: each span has its own attempts, whoever drives the clock', async () => {
+    const clock = newClock();
+    const retry = new Retry('pg', { maxAttempts: 3, waitDuration: 100, clock });
+    const pay = traceResilience(decorate('pay').withRetry(retry), { tracer: otel.tracer });
+    const a = requestSpan(otel.tracer, 'a');
+    const b = requestSpan(otel.tracer, 'b');
+    const failures = { a: 0, b: 1 }; // a fails twice, b once
+    const run = (name: 'a' | 'b') => () => (failures[name]++ < 2 ? Promise.reject(new RangeError(name)) : name);
+    const calls = [track(context.with(a.ctx, () => pay.execute(run('a')))), track(context.with(b.ctx, () => pay.execute(run('b'))))];
+    await clock.advance(100);
+    await clock.advance(100);
+    expect(calls.map((c) => c.value)).toEqual(['a', 'b']);
+    a.span.end();
+    b.span.end();
+    const retried = (attempt: number) => [
+      'retry',
+      { 'breakwater.policy': 'retry', 'breakwater.name': 'pg', 'breakwater.attempt': attempt, 'breakwater.wait_ms': 100, 'error.type': 'RangeError' },
+    ];
+    expect(events(spanNamed(otel.spans(), 'a'))).toEqual([retried(1), retried(2)]);
+    expect(events(spanNamed(otel.spans(), 'b'))).toEqual([retried(1)]);
+    pay.close();
+  });
+
   it('a call refused by an open breaker: notPermitted, with the state', async () => {
     const clock = newClock();
     const breaker = CircuitBreaker.of('pg', { clock });
