@@ -4,7 +4,7 @@
 // (contract: docs/decorators.md).
 import { CallNotPermittedError, onAbort, TimeoutError, VirtualClock } from '@breakwater/core';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
-import { Retry } from '@breakwater/retry';
+import { Hedge, Retry } from '@breakwater/retry';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadFixture } from '../test/tc39-load.js';
@@ -90,6 +90,17 @@ describe('@resilient(pipeline): one pipeline for every instance', () => {
     await settled;
     expect(seen[0]?.signal.aborted).toBe(true);
     expect(seen[0]?.signal.reason).toBeInstanceOf(TimeoutError);
+  });
+
+  it("each attempt of a Hedge is its own call of the method, with its own signal: the loser's aborts", async () => {
+    const Gateway = sharedGateway(decorate().withHedge(new Hedge('pg', { delay: 100, clock })));
+    const { client, seen } = scripted(['hang', 'ok']);
+    const call = new Gateway('eu', client).pay(order('o1'));
+    const settled = expect(call).resolves.toEqual({ orderId: 'o1', by: 'eu', attempt: 2 });
+    await clock.advance(100);
+    await settled;
+    expect(seen.map((s) => s.signal.aborted)).toEqual([true, false]);
+    expect(seen[0]?.signal).not.toBe(seen[1]?.signal);
   });
 
   it("hands a fallback the method's arguments; other errors and values pass as they are", async () => {
