@@ -3,7 +3,7 @@ import { CallNotPermittedError, type Policy } from '@breakwater/core';
 import { decorate } from '@breakwater/decorators';
 import { Retry } from '@breakwater/retry';
 import { context, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { traceResilience } from './index.js';
 import { expectNoLeakedTimers, newClock } from '../test/test-support.js';
 import { events, requestSpan, spanNamed, tracing } from '../test/tracing-support.js';
@@ -102,6 +102,30 @@ describe('traceResilience: spans, switching off, sharing (contract: docs/observa
     expect(await run('other-still-traced')).toEqual([['notPermitted', refusal]]);
     two.close();
     expect(await run('none')).toEqual([]);
+  });
+
+  it("keeps the pipeline's types: a fallback's values in execute's and wrap's results, wrap's parameters", async () => {
+    const breaker = CircuitBreaker.of('pg', { clock: newClock() });
+    const quote = traceResilience(
+      decorate('quote')
+        .withFallback(() => 'cached' as const)
+        .withCircuitBreaker(breaker),
+      { tracer: otel.tracer },
+    );
+    breaker.transitionToOpenState();
+    const price = quote.execute(() => 42);
+    expectTypeOf(price).toEqualTypeOf<Promise<number | 'cached'>>();
+    expect(await price).toBe('cached');
+    const bySymbol = quote.wrap((_ctx, symbol: string) => symbol.length);
+    expectTypeOf(bySymbol).toEqualTypeOf<(symbol: string) => Promise<number | 'cached'>>();
+    expect(await bySymbol('ACME')).toBe('cached');
+    expect(
+      otel
+        .spans()
+        .filter((s) => s.name === 'quote')
+        .map(events),
+    ).toEqual([[['notPermitted', refusal]], [['notPermitted', refusal]]]);
+    quote.close();
   });
 
   it('a single policy is traced as a pipeline of one', async () => {
