@@ -1,4 +1,4 @@
-import { CallNotPermittedError, type CallContext, type ExecuteOptions, type PolicyFn } from '@breakwater/core';
+import { CallNotPermittedError, onAbort, type CallContext, type ExecuteOptions, type PolicyFn } from '@breakwater/core';
 import { NotRetriedError } from './fetch-failed-error.js';
 import type { ResolvedFetchOptions } from './options.js';
 import { send, sendThrough } from './send.js';
@@ -43,13 +43,24 @@ export class FetchCall {
   run(pipeline: FetchPipeline): Promise<Response> {
     const request = this.#request;
     if (this.#retryable) return pipeline.execute(this.#attempt, { signal: request.signal });
+    // The call's signal: aborted by the request's own signal (one listener through core's hub,
+    // removed when the call ends), or by this call when the request may not be sent again.
     const controller = new AbortController();
     this.#controller = controller;
-    const signal = AbortSignal.any([request.signal, controller.signal]);
-    return pipeline.execute(this.#attempt, { signal }).catch((error: unknown) => {
-      const stop = this.#stop;
-      throw stop !== undefined && error === stop ? stop.cause : error;
-    });
+    const outer = request.signal;
+    if (outer.aborted) controller.abort(outer.reason);
+    const unfollow = onAbort(outer, () => controller.abort(outer.reason));
+    return pipeline.execute(this.#attempt, { signal: controller.signal }).then(
+      (response) => {
+        unfollow();
+        return response;
+      },
+      (error: unknown) => {
+        unfollow();
+        const stop = this.#stop;
+        throw stop !== undefined && error === stop ? stop.cause : error;
+      },
+    );
   }
 
   readonly #attempt = (ctx: CallContext): Promise<Response> => {

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { TimeoutError, VirtualClock } from '@breakwater/core';
 import { decorate } from '@breakwater/decorators';
@@ -44,6 +44,33 @@ describe('signals', () => {
     await expect(call).rejects.toBe(reason);
     await closed;
     expect(server.hits('/slow')).toBe(1);
+  });
+
+  it("a POST's own signal aborts it too; no listener is left on the caller's signal once a call ends", async () => {
+    const { next } = holding();
+    const controller = new AbortController();
+    const f = resilientFetch(decorate().withRetry(new Retry('api', { maxAttempts: 3, waitDuration: 0 })));
+    const call = f(`${server.origin}/post`, { method: 'POST', body: 'b', signal: controller.signal });
+    const res = await next();
+    const closed = once(res, 'close');
+    const reason = new Error('cancelled');
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    await closed;
+    expect(server.hits('/post')).toBe(1);
+
+    // The runtime's Request follows the signal with a listener of its own (dropped when the Request
+    // is collected): a plain fetch leaves as many. resilientFetch adds none of its own to it.
+    const kept = new AbortController();
+    const listeners = () => getEventListeners(kept.signal, 'abort').length;
+    server.handle((_, r) => r.end('ok'));
+    for (const init of [{ method: 'POST', body: 'b' }, { method: 'GET' }]) {
+      const before = listeners();
+      await (await fetch(`${server.origin}/plain`, { ...init, signal: kept.signal })).text();
+      const plain = listeners() - before;
+      expect(await (await f(`${server.origin}/quick`, { ...init, signal: kept.signal })).text()).toBe('ok');
+      expect(listeners() - before - plain).toBe(plain);
+    }
   });
 
   it("a time limiter's ctx.signal reaches the fetch: the time-out closes the connection; the retry's next attempt is answered", async () => {
