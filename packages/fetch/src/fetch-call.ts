@@ -69,9 +69,11 @@ export class FetchCall {
     if (this.#sent) return Promise.reject(new NotRetriedError(request.method, request.url, undefined));
     this.#sent = true;
     return this.#sendOnce(request, ctx.signal).catch((error: unknown) => {
-      // Sent (not refused by a breaker before it was), and failed, timed out or was aborted: it may
-      // have reached the server, so nothing of the pipeline may send it again.
-      if (!(error instanceof CallNotPermittedError)) {
+      // Refused by its origin's breaker: never sent, so it may be tried again (retryCallNotPermitted).
+      // Else sent, and failed, timed out or was aborted: it may have reached the server, so
+      // nothing of the pipeline may send it again.
+      if (error instanceof CallNotPermittedError) this.#sent = false;
+      else {
         this.#stop = new NotRetriedError(request.method, request.url, error);
         this.#controller!.abort(this.#stop);
       }

@@ -65,6 +65,20 @@ describe('perOrigin', () => {
     }
   });
 
+  it('a POST refused by an open breaker was never sent: a retry that retries refusals (retryCallNotPermitted) may try it again', async () => {
+    const { breakers } = setUp();
+    const breaker = breakers.get(up.origin);
+    breaker.transitionToOpenState();
+    let attempts = 0;
+    const retry = new Retry('api', { maxAttempts: 2, waitDuration: 0, retryCallNotPermitted: true });
+    retry.on('retry', () => {
+      if (++attempts === 1) breaker.transitionToClosedState();
+    });
+    const fetch = resilientFetch(decorate().withRetry(retry), { perOrigin: breakers });
+    expect((await fetch(`${up.origin}/after-refusal`, { method: 'POST', body: 'p' })).status).toBe(200);
+    expect(up.hits('/after-refusal')).toBe(1);
+  });
+
   it('a 404 is ignored by the breaker: neither a success nor a failure, and comes back with its body', async () => {
     const { breakers, fetch } = setUp();
     const res = await fetch(`${up.origin}/missing`);
