@@ -208,20 +208,26 @@ export {
   type OutcomeInjectionConfig,
 } from '@breakwater/chaos';
 
-// @breakwater/decorators: the pipeline builder and the fallback.
+// @breakwater/decorators: the pipeline builder, the fallback, the standard method decorator.
 export {
+  currentCallContext,
   decorate,
   Fallback,
   Pipeline,
+  resilient,
   type AdaptiveLimiterLike,
   type FallbackEvents,
   type FallbackHandler,
   type FallbackMetrics,
   type FallbackOn,
+  type FallbackFits,
   type FallbackOptions,
   type PipelineWarning,
   type PipelineWarningCode,
   type RateLimiterLike,
+  type ResilientDecorator,
+  type ResilientMethod,
+  type ResilientPolicy,
   type WithAdaptiveLimiterOptions,
   type WithFallbackOptions,
 } from '@breakwater/decorators';
