@@ -47,6 +47,8 @@ suites=(
   packages/redis/                                         # a real redis-server, fleets of child processes
   examples/pg-client/src/serve.test.ts                    # a node:http server
   packages/simulator/src/trace-file.test.ts               # streams read from a FIFO
+  packages/fetch/                                         # the runtime's fetch against a real node:http server
+  packages/opentelemetry/src/trace-limits.test.ts         # the OpenTelemetry SDK's async context on real timers
 )
 
 versions=(${BREAKWATER_OTHER_NODES:-${pinned[@]}})
