@@ -10,6 +10,8 @@ export const REFERENCES = {
   seen: 'await fn() seen by a then (no policy: seeing the outcome alone)',
   /** Two clock readings, the second in that `then`: what timing a call costs (a breaker's slow calls, an adaptive limiter's round trip). */
   timed: 'await fn() between two performance.now() readings, the second in a then (no policy: timing a call alone)',
+  /** One clock reading before the call: what knowing when a call started costs (a hedge's delay on its shared timer). */
+  read: 'await fn() after one performance.now() reading (no policy: reading the clock alone)',
 } as const;
 
 // The `then`'s handlers, built once (as the policies bind theirs).
@@ -27,6 +29,15 @@ export function reference(name: keyof typeof REFERENCES): Case {
   switch (name) {
     case 'seen':
       return bw(REFERENCES.seen, () => work().then(passOn, rethrow), { informational: true });
+    case 'read':
+      return bw(
+        REFERENCES.read,
+        () => {
+          performance.now();
+          return work();
+        },
+        { informational: true },
+      );
     case 'timed':
       return bw(
         REFERENCES.timed,

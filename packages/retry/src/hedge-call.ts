@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { onAbort, type PolicyFn } from '@breakwater/core';
 import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
 import { HedgeAttempt, lostReason } from './hedge-attempt.js';
@@ -53,6 +54,12 @@ export class HedgedCall<T> implements DueCall {
   #winnerValue: unknown;
   #successful = false;
   #stopAbort: (() => void) | undefined;
+  /**
+   * The call's async context (its `AsyncLocalStorage` stores: a trace's active span, a request's
+   * logger), captured at its start when it has a positive delay: the hedge's one timer fires in
+   * the context of whichever call armed it, so a hedge started by the delay runs in this one.
+   */
+  #scope: AsyncResource | undefined;
 
   constructor(recorder: HedgeRecorder, fn: PolicyFn<T>, signal: AbortSignal) {
     this.#recorder = recorder;
@@ -86,6 +93,7 @@ export class HedgedCall<T> implements DueCall {
       this.#stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
       this.#follow(1, this.#launch());
     }
+    if (this.#delayMs > 0) this.#scope = new AsyncResource('breakwater.hedge');
     if (this.#delayMs === 0) {
       while (this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) this.#hedge('delay');
     } else this.#armTimer(now);
@@ -132,8 +140,13 @@ export class HedgedCall<T> implements DueCall {
     }
   }
 
-  /** The delay elapsed with no outcome chosen (the hedge's timer calls it, the call unlinked). */
+  /** The delay elapsed with no outcome chosen (the hedge's timer calls it, the call unlinked): the hedge starts in the call's own async context. */
   onDue(): void {
+    if (this.#scope === undefined) this.#hedge('delay');
+    else this.#scope.runInAsyncScope(this.#hedgeByDelay, this);
+  }
+
+  #hedgeByDelay(): void {
     this.#hedge('delay');
   }
 
