@@ -119,4 +119,28 @@ describe('traceResilience: events of the active span (contract: docs/observabili
     search.close();
     await clock.advance(1000); // the budget's window
   });
+
+  it('two hedged calls at once, each hedged by its delay on the hedge’s one timer: each span has its own hedge', async () => {
+    const clock = newClock();
+    const hedge = new Hedge('search', { clock, delay: 100 });
+    const search = traceResilience(decorate('search').withHedge(hedge), { tracer: otel.tracer });
+    const a = requestSpan(otel.tracer, 'hedged a');
+    const b = requestSpan(otel.tracer, 'hedged b');
+    const slowThenFast = (name: string) => (ctx: { attempt: number }) =>
+      new Promise<string>((resolve) => clock.setTimeout(() => resolve(`${name} ${ctx.attempt}`), ctx.attempt === 1 ? 1000 : 10));
+    const first = track(context.with(a.ctx, () => search.execute(slowThenFast('a'))));
+    await clock.advance(40); // b's delay runs on the timer a's call set
+    const second = track(context.with(b.ctx, () => search.execute(slowThenFast('b'))));
+    await clock.advance(1000);
+    expect([first.value, second.value]).toEqual(['a 2', 'b 2']);
+    a.span.end();
+    b.span.end();
+    const hedged = [
+      'hedge',
+      { 'breakwater.policy': 'hedge', 'breakwater.name': 'search', 'breakwater.attempt': 2, 'breakwater.delay_ms': 100, 'breakwater.reason': 'delay' },
+    ];
+    expect(events(spanNamed(otel.spans(), 'hedged a'))).toEqual([hedged]);
+    expect(events(spanNamed(otel.spans(), 'hedged b'))).toEqual([hedged]);
+    search.close();
+  });
 });
