@@ -23,6 +23,7 @@ import { pipelineRows } from './rows/pipeline.js';
 import { rateLimiterRows } from './rows/rate-limiter.js';
 import { retryRows } from './rows/retry.js';
 import { timeLimiterRows } from './rows/time-limiter.js';
+import { tracingRows } from './rows/tracing.js';
 import { TARGETS } from './targets.js';
 
 const args = process.argv.slice(2);
@@ -52,6 +53,7 @@ const rows: Row[] = [
   ...rateLimiterRows(),
   ...adaptiveRows(),
   ...hedgeChaosRows(),
+  ...tracingRows(),
 ].filter((r) => only === undefined || only.includes(r.id) || only.includes(r.id.replace(/[a-z]$/, '')));
 
 const started = Date.now();

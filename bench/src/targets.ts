@@ -3,6 +3,7 @@ import { ADAPTIVE_CASES } from './rows/adaptive.js';
 import { REFERENCES } from './references.js';
 import { EXPORTER_CASES } from './rows/exporter.js';
 import { HEDGE_CHAOS_CASES } from './rows/hedge-chaos.js';
+import { TRACING_CASES } from './rows/tracing.js';
 import { SHARED_CASES } from './rows/rate-limiter.js';
 import { simulatorHourWithin } from './simulator.js';
 import { redisAgainstPeer } from './redis-report.js';
@@ -97,6 +98,8 @@ export const TARGETS: readonly Target[] = [
     withoutIt: 'floor',
   }),
   overheadBelowNs('16b', 20),
+  // Row 17 (issue 22): traceResilience with no tracer builds nothing per call (the pipeline's own execute).
+  withinRatio('17', TRACING_CASES.noTracer, '17', TRACING_CASES.plain, 1.1),
   // Row 11. Breakwater's acquires of one limiter issued in one tick go to Redis as one EVALSHA
   // (packages/redis README, "Batching"); rate-limiter-flexible sends one EVAL per acquire.
   // 11a is one acquire at a time, so a batch of one: one round trip each, and what is left of the
