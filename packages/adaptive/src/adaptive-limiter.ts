@@ -11,7 +11,7 @@ import type { LimitAlgorithm } from './limit/algorithm.js';
 import { LimitFeed } from './limit-feed.js';
 import { partitionView, type AdaptivePartitionPolicy } from './partition-view.js';
 import { guaranteedSlots, laneOf } from './partitions.js';
-import { Slots } from './slots.js';
+import { Slots, type Grant } from './slots.js';
 import { LimiterToken, type AdaptiveToken, type TokenOutcome } from './token.js';
 
 /**
@@ -64,7 +64,6 @@ export class AdaptiveLimiter implements Policy {
       shares: this.#names.map((n) => c.partitions[n]!),
       lifo: c.queue === 'lifo',
       clock: c.clock,
-      granted: (lane, waitedMs) => this.#admissions.permitted(lane, waitedMs),
       refused: (lane, waitedMs) => this.#admissions.refuse(lane, `freed no slot within maxWaitDuration (${waitedMs} ms)`),
     });
     this.#events = new EventPublisher(name, c.clock, this.#source, ADAPTIVE_LIMITER_EVENT_TYPES);
@@ -183,7 +182,9 @@ export class AdaptiveLimiter implements Policy {
     const signal = ctx.signal;
     const wait = this.#slot(lane, signal);
     if (wait === null) return Promise.resolve(this.#token(lane, this.#slots.inFlight));
-    return wait.then((inFlight) => {
+    return wait.then(({ inFlight, waitedMs }) => {
+      // Published here, in the waiting caller's own continuation (not by the call that freed the slot).
+      this.#admissions.permitted(lane, waitedMs);
       const token = this.#token(lane, inFlight);
       if (signal.aborted) {
         // Aborted between getting the slot and this continuation: give it back.
@@ -265,7 +266,10 @@ export class AdaptiveLimiter implements Policy {
     const signal = ctx.signal;
     const wait = this.#slot(lane, signal);
     if (wait === null) return this.#run(fn, ctx, lane, this.#slots.inFlight);
-    return wait.then((inFlight) => {
+    return wait.then(({ inFlight, waitedMs }) => {
+      // The waiter holds the slot, handed over by the call that freed it; `callPermitted` is
+      // published here, in this call's own async context (contract: docs/adaptive.md).
+      this.#admissions.permitted(lane, waitedMs);
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
         this.#token(lane, inFlight).onIgnore();
@@ -277,9 +281,9 @@ export class AdaptiveLimiter implements Policy {
 
   /**
    * A slot for a call of `lane`: `null` when taken now, else the wait for one, which resolves with
-   * the calls in flight at its hand-over (rejected at once when the call cannot wait).
+   * its {@link Grant} (rejected at once when the call cannot wait).
    */
-  #slot(lane: number, signal: AbortSignal): Promise<number> | null {
+  #slot(lane: number, signal: AbortSignal): Promise<Grant> | null {
     if (this.#slots.tryTake(lane)) {
       this.#admissions.permitted(lane, 0);
       return null;

@@ -77,7 +77,7 @@ describe('Slots against a model (fast-check)', () => {
         sharesOf.chain((shares) => fc.tuple(fc.constant(shares), fc.integer({ min: 1, max: 6 }), fc.boolean(), ops(shares.length + 1))),
         async ([shares, limit, lifo, script]) => {
           const clock = new VirtualClock();
-          const slots = new Slots({ limit, shares, lifo, clock, granted: () => {}, refused: () => new Error('no wait limit here') });
+          const slots = new Slots({ limit, shares, lifo, clock, refused: () => new Error('no wait limit here') });
           const model = new Model(limit, shares, lifo);
           const granted: number[] = [];
           /** Calls holding a slot (id, lane), in both. */

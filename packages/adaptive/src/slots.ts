@@ -11,8 +11,6 @@ export interface SlotsOptions {
   /** `true`: a freed slot goes to the newest waiter; `false`: to the oldest. */
   readonly lifo: boolean;
   readonly clock: Clock;
-  /** A waiter of `lane` was handed a slot (the limiter publishes `callPermitted`). */
-  readonly granted: (lane: number, waitedMs: number) => void;
   /** A waiter's maxWaitDuration ran out: the error it rejects with (the limiter publishes `callRejected`). */
   readonly refused: (lane: number, waitedMs: number) => unknown;
 }
@@ -22,6 +20,15 @@ interface QueuedCall {
   readonly lane: number;
   readonly seq: number;
   readonly since: number;
+}
+
+/**
+ * What a waiter gets with its slot: the calls in flight the moment it was handed over, itself
+ * included, and how long it waited (ms on the limiter's clock).
+ */
+export interface Grant {
+  readonly inFlight: number;
+  readonly waitedMs: number;
 }
 
 /**
@@ -36,13 +43,12 @@ interface QueuedCall {
  * newcomer never takes a slot while anyone waits.
  */
 export class Slots {
-  /** Each lane's waiters; a waiter resolves with the calls in flight once its slot was taken, itself included. */
-  readonly #queues: WaitQueue<number, QueuedCall>[];
+  /** Each lane's waiters; a waiter resolves with its {@link Grant} once its slot was taken. */
+  readonly #queues: WaitQueue<Grant, QueuedCall>[];
   readonly #busy: number[];
   readonly #shares: readonly number[];
   readonly #lifo: boolean;
   readonly #clock: Clock;
-  readonly #granted: (lane: number, waitedMs: number) => void;
   #limit: number;
   #inFlight = 0;
   #waiting = 0;
@@ -53,7 +59,6 @@ export class Slots {
     this.#shares = options.shares;
     this.#lifo = options.lifo;
     this.#clock = options.clock;
-    this.#granted = options.granted;
     const refused = options.refused;
     const lanes = options.shares.length + 1;
     const queueOptions = {
@@ -64,7 +69,7 @@ export class Slots {
       },
       onAbort: () => void this.#waiting--,
     };
-    this.#queues = Array.from({ length: lanes }, () => new WaitQueue<number, QueuedCall>(queueOptions));
+    this.#queues = Array.from({ length: lanes }, () => new WaitQueue<Grant, QueuedCall>(queueOptions));
     this.#busy = new Array<number>(lanes).fill(0);
   }
 
@@ -110,12 +115,14 @@ export class Slots {
   }
 
   /**
-   * Waits, in `lane`, for a slot: resolves with the calls in flight the moment it was handed
-   * the slot, itself included (later hand-overs of the same moment do not count); rejects after
+   * Waits, in `lane`, for a slot: resolves holding it, with the calls in flight the moment it was
+   * handed the slot, itself included (later hand-overs of the same moment do not count), and the
+   * length of its wait. The limiter publishes `callPermitted` in the waiter's own continuation
+   * (its async context, not that of the call that freed the slot). Rejects after
    * at most `maxWaitMs` (with `refused`'s error), or when `signal` aborts (with its reason).
    * `signal` must not have aborted yet.
    */
-  wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<number> {
+  wait(lane: number, signal: AbortSignal, maxWaitMs: number): Promise<Grant> {
     this.#waiting++;
     return this.#queues[lane]!.wait(signal, maxWaitMs, { lane, seq: this.#seq++, since: this.#clock.now() });
   }
@@ -136,8 +143,7 @@ export class Slots {
       this.#waiting--;
       this.#inFlight++;
       this.#busy[lane]!++;
-      this.#granted(lane, this.#clock.now() - since);
-      waiter.resolve(this.#inFlight);
+      waiter.resolve({ inFlight: this.#inFlight, waitedMs: this.#clock.now() - since });
     }
   }
 

@@ -1,5 +1,6 @@
 import {
   type BulkheadFullError,
+  type Clock,
   EventPublisher,
   type AnyEventOf,
   type CallContext,
@@ -10,7 +11,7 @@ import {
 } from '@breakwater/core';
 import { enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { resolveBulkheadConfig, resolveBulkheadConfigChange, type BulkheadConfig, type BulkheadConfigChange, type ResolvedBulkheadConfig } from './config.js';
-import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type BulkheadMetrics } from './events.js';
+import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, permittedFields, type BulkheadEvents, type BulkheadMetrics } from './events.js';
 import { Slots } from './slots.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -42,6 +43,8 @@ export class Bulkhead implements Policy {
   /** The options as resolved at construction (the limits in force are in #slots and #maxWait). */
   readonly #options: ResolvedBulkheadConfig;
   readonly #stackTraces: boolean;
+  /** The clock a wait is measured on. */
+  readonly #clock: Clock;
   /** The slots: how many are taken, who waits for one, who gets a freed one (fair or not). */
   readonly #slots: Slots;
   /** `maxWaitDuration` in force (`changeConfig` may change it). */
@@ -53,7 +56,8 @@ export class Bulkhead implements Policy {
   ) {
     const c = resolveBulkheadConfig(name, config);
     this.#options = c;
-    this.#slots = new Slots({ ...c, granted: () => this.#permitted(), refused: (waitedMs) => this.#rejected(waitedMs) });
+    this.#clock = c.clock;
+    this.#slots = new Slots({ ...c, refused: (waitedMs) => this.#rejected(waitedMs) });
     this.#maxWait = c.maxWaitDuration;
     this.#stackTraces = c.writableStackTraceEnabled;
     this.#events = new EventPublisher(name, c.clock, `Bulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
@@ -110,7 +114,7 @@ export class Bulkhead implements Policy {
    */
   tryAcquirePermission(): boolean {
     if (this.#slots.tryTake()) {
-      this.#permitted();
+      this.#permitted(0);
       return true;
     }
     this.#emitRejected();
@@ -133,11 +137,13 @@ export class Bulkhead implements Policy {
     if (ctx instanceof Promise) return ctx;
     const signal = ctx.signal;
     if (this.#slots.tryTake()) {
-      this.#permitted();
+      this.#permitted(0);
       return RESOLVED;
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
-    return this.#slots.wait(signal, this.#maxWait);
+    const since = this.#clock.now();
+    // Published here, in the waiting caller's own continuation (not by the call that freed the slot).
+    return this.#slots.wait(signal, this.#maxWait).then(() => this.#permitted(this.#clock.now() - since));
   }
 
   /**
@@ -205,12 +211,16 @@ export class Bulkhead implements Policy {
       ctx = entered;
     }
     if (this.#slots.tryTake()) {
-      this.#permitted();
+      this.#permitted(0);
       return this.#run(fn, ctx);
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
     const signal = ctx.signal;
+    const since = this.#clock.now();
     return this.#slots.wait(signal, this.#maxWait).then(() => {
+      // The waiter holds the slot, handed over by the call that freed it; `callPermitted` is
+      // published here, in this call's own async context (contract: docs/bulkhead.md).
+      this.#permitted(this.#clock.now() - since);
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
         this.onComplete();
@@ -266,8 +276,9 @@ export class Bulkhead implements Policy {
     this.#slots.handOver();
   }
 
-  #permitted(): void {
-    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
+  /** Publishes `callPermitted` (`waitMs`: how long the call waited for its slot, 0 at once). */
+  #permitted(waitMs: number): void {
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', permittedFields(waitMs));
   }
 
   #emitRejected(): void {

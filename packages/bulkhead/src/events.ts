@@ -4,7 +4,10 @@ import { withoutStack } from '@breakwater/core/internal';
 /**
  * Events of a {@link Bulkhead} and of a pool bulkhead (each carries `type`, `name` and `at`).
  *
- * - `callPermitted`: a call got a slot (semaphore: when it takes the permit; pool: when it starts running).
+ * - `callPermitted`: a call got a slot (semaphore: when it takes the permit; pool: when it starts
+ *   running), after waiting `waitMs` on the bulkhead's clock (0: at once). A call that waited
+ *   publishes it itself, in its own async context, once the call that freed the slot has handed
+ *   it over (so a trace puts the wait on the waiting call's span).
  * - `callRejected`: the bulkhead refused a call (full, waited too long, or closed). A call whose own
  *   signal aborted is not a rejection and publishes nothing.
  * - `callFinished`: a permitted call ended and gave its slot back.
@@ -15,7 +18,7 @@ import { withoutStack } from '@breakwater/core/internal';
  * ```
  */
 export type BulkheadEvents = {
-  callPermitted: Record<never, never>;
+  callPermitted: { readonly waitMs: number };
   callRejected: Record<never, never>;
   callFinished: Record<never, never>;
 };
@@ -69,5 +72,13 @@ export function bulkheadFull(name: string, detail: string, stackTraces: boolean)
   return stackTraces ? new BulkheadFullError(name, detail) : withoutStack(() => new BulkheadFullError(name, detail));
 }
 
-/** The empty fields of every bulkhead event (shared: nothing is allocated per event but the event). */
+/** The fields of a call permitted at once (shared: nothing is allocated for it but the event). */
+const AT_ONCE: { readonly waitMs: number } = Object.freeze({ waitMs: 0 });
+
+/** The fields of `callPermitted` after a wait of `waitMs` (the shared ones at once). */
+export function permittedFields(waitMs: number): { readonly waitMs: number } {
+  return waitMs === 0 ? AT_ONCE : { waitMs };
+}
+
+/** The empty fields of the other bulkhead events (shared: nothing is allocated per event but the event). */
 export const NO_FIELDS: Record<never, never> = Object.freeze({});

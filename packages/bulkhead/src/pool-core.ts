@@ -2,14 +2,7 @@ import { type BulkheadFullError, EventPublisher, type AnyEventOf, type EventOf, 
 import { follow, holdProcess, NEVER_ABORTED, raceAbort, releaseProcess, WaitQueue } from '@breakwater/core/internal';
 import { admit } from './admission.js';
 import { resolvePoolCloseOptions, type PoolCloseOptions, type ResolvedPoolConfig } from './config.js';
-import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
-
-/** A call waiting in the pool's queue: what `start` needs to run it. */
-interface QueuedCall<Work, Options> {
-  readonly work: Work;
-  readonly options: Options;
-  readonly signal: AbortSignal;
-}
+import { BULKHEAD_EVENT_TYPES, bulkheadFull, NO_FIELDS, permittedFields, type BulkheadEvents, type PoolBulkheadMetrics } from './events.js';
 
 /**
  * What both pool bulkheads share: Java's admission rule, the bounded FIFO queue (an aborted
@@ -19,8 +12,11 @@ interface QueuedCall<Work, Options> {
 export abstract class PoolCore<Work, Options> {
   readonly #limits: ResolvedPoolConfig;
   readonly #events: EventPublisher<BulkheadEvents>;
-  /** The calls waiting for a slot, oldest first (no time limit: the queue's capacity bounds them). */
-  readonly #queue: WaitQueue<unknown, QueuedCall<Work, Options>>;
+  /**
+   * The calls waiting for a slot, oldest first (no time limit: the queue's capacity bounds them).
+   * A call that ends hands its slot to the oldest; that one starts in its own continuation.
+   */
+  readonly #queue: WaitQueue;
   /** Calls running (each in a slot). */
   #active = 0;
   /** Core slots started so far (Java starts a core thread per call until there are `core`). */
@@ -41,7 +37,7 @@ export abstract class PoolCore<Work, Options> {
     limits: ResolvedPoolConfig,
   ) {
     this.#limits = limits;
-    this.#queue = new WaitQueue({ clock: limits.clock });
+    this.#queue = new WaitQueue<void, void>({ clock: limits.clock });
     this.#events = new EventPublisher(name, limits.clock, `PoolBulkhead '${name}'`, BULKHEAD_EVENT_TYPES);
   }
 
@@ -176,13 +172,30 @@ export abstract class PoolCore<Work, Options> {
       case 'run':
         this.#active++;
         if (this.#coreStarted < this.#limits.coreThreadPoolSize) this.#coreStarted++;
-        this.#permitted();
+        this.#permitted(0);
         return raceAbort(this.#run(work, options, signal), signal) as Promise<T>;
-      case 'queue':
-        return this.#queue.wait(signal, Infinity, { work, options, signal }) as Promise<T>;
+      case 'queue': {
+        const since = this.#limits.clock.now();
+        return this.#queue.wait(signal, Infinity).then(() => this.#startQueued(work, options, signal, since)) as Promise<T>;
+      }
       case 'reject':
         return Promise.reject(this.#rejected('is full and does not permit further calls'));
     }
+  }
+
+  /**
+   * Starts a queued call in the slot the call that ended has handed it. This runs in the queued
+   * call's own continuation — its async context, not the ending call's — so `callPermitted` (with
+   * the wait) and everything `fn` does belong to it (contract: docs/bulkhead.md). A pool closed
+   * in between refuses it as it refuses the calls still queued, and gives the slot back.
+   */
+  #startQueued(work: Work, options: Options, signal: AbortSignal, since: number): Promise<unknown> {
+    if (this.#closing !== undefined) {
+      this.#handOver();
+      return Promise.reject(this.#rejected('is closed; the call was queued and never ran'));
+    }
+    this.#permitted(this.#limits.clock.now() - since);
+    return raceAbort(this.#run(work, options, signal), signal);
   }
 
   /** Starts a call in the slot it holds; the slot comes back once, when its outcome settles (`follow` adopts a hostile thenable once). */
@@ -207,22 +220,26 @@ export abstract class PoolCore<Work, Options> {
     throw error;
   };
 
-  /** A call ended: its slot goes to the oldest queued call, or becomes free. */
+  /** A call ended: `callFinished`, and its slot is handed over. */
   #finish(): void {
     if (this.#events.wants('callFinished')) this.#events.emit('callFinished', NO_FIELDS);
+    this.#handOver();
+  }
+
+  /** A slot came back: it goes to the oldest queued call (which starts in its own continuation), or becomes free. */
+  #handOver(): void {
     const next = this.#queue.shift();
     if (next !== null) {
-      this.#permitted();
-      const { work, options, signal } = next.item;
-      raceAbort(this.#run(work, options, signal), signal).then(next.resolve, next.reject);
+      next.resolve();
       return;
     }
     this.#active--;
     if (this.#active === 0) this.#settleDrain();
   }
 
-  #permitted(): void {
-    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', NO_FIELDS);
+  /** Publishes `callPermitted` (`waitMs`: how long the call waited in the queue, 0 at once). */
+  #permitted(waitMs: number): void {
+    if (this.#events.wants('callPermitted')) this.#events.emit('callPermitted', permittedFields(waitMs));
   }
 
   #rejected(detail: string): BulkheadFullError {

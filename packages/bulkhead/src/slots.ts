@@ -6,8 +6,6 @@ export interface SlotsOptions {
   readonly maxConcurrentCalls: number;
   readonly fairCallHandlingEnabled: boolean;
   readonly clock: Clock;
-  /** A waiter was handed a slot (the bulkhead publishes `callPermitted`). */
-  readonly granted: () => void;
   /** A waiter's maxWaitDuration ran out: the error it rejects with (the bulkhead publishes `callRejected`). */
   readonly refused: (waitedMs: number) => unknown;
 }
@@ -24,7 +22,6 @@ export interface SlotsOptions {
  */
 export class Slots {
   readonly #fair: boolean;
-  readonly #granted: () => void;
   readonly #waiters: WaitQueue;
   #max: number;
   /** Slots taken (by running calls, or by permissions not yet given back). */
@@ -35,7 +32,6 @@ export class Slots {
   constructor(options: SlotsOptions) {
     this.#max = options.maxConcurrentCalls;
     this.#fair = options.fairCallHandlingEnabled;
-    this.#granted = options.granted;
     const refused = options.refused;
     this.#waiters = new WaitQueue({ clock: options.clock, onTimeout: (_, waitedMs) => ({ error: refused(waitedMs) }) });
   }
@@ -70,7 +66,12 @@ export class Slots {
     return true;
   }
 
-  /** Waits, last in line, for a slot; at most `maxWaitMs` (then rejects with `refused`'s error), or until `signal` aborts. */
+  /**
+   * Waits, last in line, for a slot; at most `maxWaitMs` (then rejects with `refused`'s error), or
+   * until `signal` aborts. It resolves holding the slot, handed over by the call that freed it: the
+   * bulkhead publishes `callPermitted` in the waiter's own continuation (its async context, so a
+   * trace puts the wait on the waiting call's span).
+   */
   wait(signal: AbortSignal, maxWaitMs: number): Promise<void> {
     return this.#waiters.wait(signal, maxWaitMs);
   }
@@ -103,11 +104,10 @@ export class Slots {
     });
   }
 
-  /** Hands a free slot to the oldest waiter (there is one). */
+  /** Hands a free slot to the oldest waiter (there is one): it holds the slot from now on. */
   #grantOldest(): void {
     const waiter = this.#waiters.shift()!;
     this.#inUse++;
-    this.#granted();
     waiter.resolve();
   }
 }
