@@ -21,3 +21,4 @@ export {
 } from './config.js';
 export { CHAOS_EVENT_TYPES, type ChaosEvents, type ChaosInjected, type ChaosMetrics } from './events.js';
 export type { Chaos } from './chaos.js';
+export { ChaosStrategy } from './chaos-strategy.js';

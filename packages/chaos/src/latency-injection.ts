@@ -1,9 +1,8 @@
 import { parseDuration, sleep } from '@breakwater/core';
-import type { AnyEventOf, CallContext, Clock, Duration, EventOf, ExecuteOptions, Observable, Policy, PolicyFn } from '@breakwater/core';
+import type { CallContext, Duration, PolicyFn } from '@breakwater/core';
 import { describeValue, invoke, raceAbort, warnOnce } from '@breakwater/core/internal';
-import { ChaosCore } from './chaos-core.js';
+import { ChaosStrategy } from './chaos-strategy.js';
 import { resolveLatencyInjectionConfig, type LatencyInjectionConfig, type ResolvedLatencyInjectionConfig } from './config.js';
-import type { ChaosEvents, ChaosMetrics } from './events.js';
 
 /**
  * Waits before calling `fn`, on a share of the calls (Polly Simmy's latency strategy; contract:
@@ -19,60 +18,26 @@ import type { ChaosEvents, ChaosMetrics } from './events.js';
  * const rows = await slow.execute((ctx) => pool.query(sql, { signal: ctx.signal }), { signal: AbortSignal.timeout(1000) });
  * ```
  */
-export class LatencyInjection implements Policy, Observable<ChaosEvents> {
-  /** `'chaos'`, for all four strategies (what `decorate()` and the exporters read). */
-  readonly kind = 'chaos' as const;
+export class LatencyInjection extends ChaosStrategy<ResolvedLatencyInjectionConfig> {
   /** Which of the four strategies this is. */
   readonly strategy = 'latency' as const;
-  /** Every option as resolved at construction. */
-  readonly config: ResolvedLatencyInjectionConfig;
-  readonly #core: ChaosCore;
-  readonly #clock: Clock;
 
   constructor(
     /** The name in events, errors and metrics' labels. */
-    readonly name: string,
+    name: string,
     config?: LatencyInjectionConfig,
   ) {
-    this.config = resolveLatencyInjectionConfig(name, config);
-    this.#core = new ChaosCore(name, `LatencyInjection '${name}'`, this.config);
-    this.#clock = this.config.clock;
+    super(name, resolveLatencyInjectionConfig(name, config), 'LatencyInjection');
   }
 
-  /** A fresh snapshot of the counts. */
-  get metrics(): ChaosMetrics {
-    return this.#core.metrics;
-  }
-
-  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
-  on<K extends keyof ChaosEvents & string>(type: K, listener: (event: EventOf<ChaosEvents, K>) => void): () => void;
-  on(type: '*', listener: (event: AnyEventOf<ChaosEvents>) => void): () => void;
-  on(type: string, listener: (event: never) => void): () => void {
-    return this.#core.events.subscribe(type, listener);
-  }
-
-  /**
-   * Waits the latency first when the call is injected, then runs `fn`. Never throws synchronously;
-   * a caller's abort rejects at once with the signal's reason (during the wait: `fn` is never called).
-   *
-   * @example
-   * ```ts
-   * await slow.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal });
-   * ```
-   */
-  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
-    const core = this.#core;
-    if (core.off) return core.pass(fn, options);
-    const ctx = core.enter(options);
-    if (ctx instanceof Promise) return ctx;
-    if (!core.decide(ctx)) return core.run(fn, ctx);
-    if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
+  /** Waits the latency on the clock (the caller's abort ends the wait at once), then runs `fn`; a latency <= 0: `fn` runs, not injected. */
+  protected inject<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
     const latency = this.#latency(ctx);
-    if (!(latency > 0)) return core.run(fn, ctx);
-    if (core.inject()) core.publish({ strategy: 'latency', attempt: ctx.attempt, latencyMs: latency });
+    if (!(latency > 0)) return this.notInjected(fn, ctx);
+    if (this.counted()) this.publish({ strategy: 'latency', attempt: ctx.attempt, latencyMs: latency });
     const signal = ctx.signal;
     return raceAbort(
-      sleep(this.#clock, latency, signal).then(() => invoke(fn, ctx)),
+      sleep(this.config.clock, latency, signal).then(() => invoke(fn, ctx)),
       signal,
     );
   }
@@ -81,18 +46,12 @@ export class LatencyInjection implements Policy, Observable<ChaosEvents> {
   #latency(ctx: CallContext): number {
     const latency = this.config.latency;
     if (typeof latency === 'number') return latency;
-    let value: Duration;
-    try {
-      value = latency(ctx);
-    } catch (error) {
-      this.#core.generatorThrew('latency', latency, error);
-      return 0;
-    }
+    const value = this.generate('latency', latency, ctx, 0) as Duration;
     const ms = parseDuration(value);
     if (ms === undefined || !Number.isFinite(ms)) {
       warnOnce(
         latency,
-        `${this.#core.source}: latency returned ${describeValue(value)}, not a finite duration; the call is not injected (reported once)`,
+        `${this.source}: latency returned ${describeValue(value)}, not a finite duration; the call is not injected (reported once)`,
         'BreakwaterCallbackWarning',
       );
       return 0;

@@ -1,8 +1,10 @@
-import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Observable, Policy, PolicyFn } from '@breakwater/core';
+import type { CallContext, PolicyFn } from '@breakwater/core';
 import { follow, raceAbort } from '@breakwater/core/internal';
-import { ChaosCore } from './chaos-core.js';
+import { ChaosStrategy } from './chaos-strategy.js';
 import { resolveOutcomeInjectionConfig, type OutcomeInjectionConfig, type ResolvedOutcomeInjectionConfig } from './config.js';
-import type { ChaosEvents, ChaosMetrics } from './events.js';
+
+/** What the outcome function answered when it threw (`undefined` is an outcome here: a void result). */
+const THREW: unique symbol = Symbol('the outcome function threw');
 
 /**
  * Returns a fake result instead of calling `fn`, on a share of the calls (Polly Simmy's outcome
@@ -17,63 +19,23 @@ import type { ChaosEvents, ChaosMetrics } from './events.js';
  * const page = await fakes.execute((ctx) => inventory.list({ signal: ctx.signal }));
  * ```
  */
-export class OutcomeInjection implements Policy, Observable<ChaosEvents> {
-  /** `'chaos'`, for all four strategies (what `decorate()` and the exporters read). */
-  readonly kind = 'chaos' as const;
+export class OutcomeInjection extends ChaosStrategy<ResolvedOutcomeInjectionConfig> {
   /** Which of the four strategies this is. */
   readonly strategy = 'outcome' as const;
-  /** Every option as resolved at construction. */
-  readonly config: ResolvedOutcomeInjectionConfig;
-  readonly #core: ChaosCore;
 
   constructor(
     /** The name in events, errors and metrics' labels. */
-    readonly name: string,
+    name: string,
     config: OutcomeInjectionConfig,
   ) {
-    this.config = resolveOutcomeInjectionConfig(name, config);
-    this.#core = new ChaosCore(name, `OutcomeInjection '${name}'`, this.config);
+    super(name, resolveOutcomeInjectionConfig(name, config), 'OutcomeInjection');
   }
 
-  /** A fresh snapshot of the counts. */
-  get metrics(): ChaosMetrics {
-    return this.#core.metrics;
-  }
-
-  /** Subscribes to one event type, or to all with `'*'`; returns the unsubscribe function. */
-  on<K extends keyof ChaosEvents & string>(type: K, listener: (event: EventOf<ChaosEvents, K>) => void): () => void;
-  on(type: '*', listener: (event: AnyEventOf<ChaosEvents>) => void): () => void;
-  on(type: string, listener: (event: never) => void): () => void {
-    return this.#core.events.subscribe(type, listener);
-  }
-
-  /**
-   * Resolves with the fake outcome when the call is injected (`fn` is not called), else runs `fn`.
-   * Never throws synchronously; a caller's abort rejects at once with the signal's reason.
-   *
-   * @example
-   * ```ts
-   * const res = await fakes.execute((ctx) => fetch(url, { signal: ctx.signal }), { signal });
-   * ```
-   */
-  execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext | null): Promise<T> {
-    const core = this.#core;
-    if (core.off) return core.pass(fn, options);
-    const ctx = core.enter(options);
-    if (ctx instanceof Promise) return ctx;
-    if (!core.decide(ctx)) return core.run(fn, ctx);
-    if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
-    let outcome = this.config.outcome;
-    if (typeof outcome === 'function') {
-      const generate = outcome as (ctx: CallContext) => unknown;
-      try {
-        outcome = generate(ctx);
-      } catch (error) {
-        core.generatorThrew('outcome', generate, error);
-        return core.run(fn, ctx);
-      }
-    }
-    if (core.inject()) core.publish({ strategy: 'outcome', attempt: ctx.attempt, result: outcome });
+  /** Resolves with the fake outcome (`fn` is not called; a promise is adopted); an outcome function that throws: `fn` runs, not injected. */
+  protected inject<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
+    const outcome = this.generate('outcome', this.config.outcome, ctx, THREW);
+    if (outcome === THREW) return this.notInjected(fn, ctx);
+    if (this.counted()) this.publish({ strategy: 'outcome', attempt: ctx.attempt, result: outcome });
     return raceAbort(follow(outcome as T | PromiseLike<T>), ctx.signal);
   }
 }
