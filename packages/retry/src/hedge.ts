@@ -4,6 +4,7 @@ import { HedgedCall } from './hedge-call.js';
 import { resolveHedgeConfig, type HedgeConfig, type ResolvedHedgeConfig } from './hedge-config.js';
 import type { HedgeEvents, HedgeMetrics } from './hedge-events.js';
 import { HedgeRecorder } from './hedge-recorder.js';
+import { countCall } from './retry-budget.js';
 
 /**
  * Hedges a call as Polly v8's hedging strategy does (contract: docs/hedging.md): when the primary
@@ -92,16 +93,12 @@ export class Hedge implements Policy, Observable<HedgeEvents> {
    * ```
    */
   execute<T>(fn: PolicyFn<T>, options?: ExecuteOptions | CallContext): Promise<T> {
+    // Core's prologue (a context, or the rejection to return), the call counted in the budget
+    // (what each hedge withdraws from), then the call itself: hedge-call.ts.
     const ctx = options === undefined ? ROOT_CONTEXT : enterCall(options);
     if (ctx instanceof Promise) return ctx;
-    const budget = this.config.budget;
-    if (budget !== undefined) {
-      try {
-        budget.recordCall();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
+    const uncounted = countCall(this.config.budget);
+    if (uncounted !== undefined) return uncounted;
     return new HedgedCall(this.#recorder, fn, ctx.signal).promise;
   }
 

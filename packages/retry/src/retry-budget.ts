@@ -141,3 +141,17 @@ export class RetryBudget {
     };
   }
 }
+
+/**
+ * Counts a call in `budget`, if there is one (what a Retry and a Hedge do as a call enters): the
+ * rejection to return when the budget's clock threw, else `undefined`. Not exported from the package.
+ */
+export function countCall(budget: RetryBudget | undefined): Promise<never> | undefined {
+  if (budget === undefined) return undefined;
+  try {
+    budget.recordCall();
+    return undefined;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

@@ -5,6 +5,7 @@ import type { RetryEvents, RetryMetrics } from './events.js';
 import { LOOP_ENDED, loopOptions, runAttemptsAfterFirst } from './p-retry.js';
 import { CallRecorder } from './recorder.js';
 import { RetriedCall } from './retried-call.js';
+import { countCall } from './retry-budget.js';
 import { RetryRules } from './rules.js';
 
 /**
@@ -101,14 +102,8 @@ export class Retry implements Policy, Observable<RetryEvents> {
     const ctx = options === undefined ? ROOT_CONTEXT : enterCall(options);
     if (ctx instanceof Promise) return ctx;
     // 2. Count the call in the budget (a user's clock that throws rejects the call).
-    const budget = this.config.budget;
-    if (budget !== undefined) {
-      try {
-        budget.recordCall();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
+    const uncounted = countCall(this.config.budget);
+    if (uncounted !== undefined) return uncounted;
     // 3. Attempt 1, here and not in p-retry (which normalises its options on every call): it
     //    settles exactly once whatever `fn` returns or throws (core's invoke), and at once with
     //    the signal's reason when the caller aborts (core's raceAbort).
