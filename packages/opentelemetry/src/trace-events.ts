@@ -34,6 +34,15 @@ const refused =
   (more: (e: Fields) => Attributes = () => ({})): ToSpanEvent =>
   (e) => ['notPermitted', more(e)];
 
+/** An adaptive limiter's partition, when the call has one. */
+const partition = (e: Fields): Attributes => (typeof e.partition === 'string' ? { 'breakwater.partition': e.partition } : {});
+
+/** A bulkhead's or a limiter's `callPermitted` after a wait (`waitMs` > 0): `wait`; at once: no event. */
+const waited =
+  (more: (e: Fields) => Attributes = () => ({})): ToSpanEvent =>
+  (e) =>
+    typeof e.waitMs === 'number' && e.waitMs > 0 ? ['wait', { 'breakwater.wait_ms': e.waitMs, ...more(e) }] : undefined;
+
 /**
  * The events traced, by component kind, then event type. A kind missing here (a fallback, a
  * user's own policy) is not traced; an event type missing is not listened to.
@@ -60,13 +69,16 @@ export const TRACED_EVENTS: Readonly<Record<string, Readonly<Record<string, ToSp
       typeof e.waitMs === 'number' && e.waitMs > 0 ? ['wait', { 'breakwater.wait_ms': e.waitMs, 'breakwater.permits': num(e.permits) }] : undefined,
     failedAcquire: refused((e) => ({ 'breakwater.permits': num(e.permits), 'breakwater.wait_ms': num(e.waitMs) })),
   },
-  bulkhead: { callRejected: refused() },
-  poolBulkhead: { callRejected: refused() },
+  // A slot taken at once is no event; a wait is, when it ends, with its length. The waiter
+  // publishes `callPermitted` itself, in its own continuation: the event lands on its own span.
+  bulkhead: { callPermitted: waited(), callRejected: refused() },
+  poolBulkhead: { callPermitted: waited(), callRejected: refused() },
   adaptiveLimiter: {
+    callPermitted: waited(partition),
     callRejected: refused((e) => ({
       'breakwater.limit': num(e.limit),
       'breakwater.in_flight': num(e.inFlight),
-      ...(typeof e.partition === 'string' ? { 'breakwater.partition': e.partition } : {}),
+      ...partition(e),
     })),
   },
   throttle: { callRejected: refused((e) => ({ 'breakwater.reject_ratio': num(e.rejectRatio) })) },
