@@ -72,9 +72,9 @@ const OPTIONS = ['tracer'];
  * Puts a pipeline's resilience decisions into the caller's traces (contract:
  * docs/observability.md): while a call runs, the ACTIVE span gets a span event for each retry
  * (`retry`, with the attempt and its wait), each hedge (`hedge`, `hedgeRefused`), a refusal by a
- * breaker, a rate limiter, a bulkhead, an adaptive limiter or throttle (`notPermitted`), a
- * rate-limiter wait (`wait`), a time-out (`timeout`), a chaos injection (`injected`); each with the
- * attributes `breakwater.policy` (the component's kind), `breakwater.name` and, when known,
+ * breaker, a rate limiter, a bulkhead, an adaptive limiter or throttle (`notPermitted`), a rate
+ * limiter's, a bulkhead's or an adaptive limiter's wait (`wait`, on the waiting call's span), a
+ * time-out (`timeout`), a chaos injection (`injected`); each with the attributes `breakwater.policy` (the component's kind), `breakwater.name` and, when known,
  * `breakwater.attempt`. A call with no active span gets a span of its own, named after the
  * pipeline, ended when the call settles (status ERROR when it rejects).
  *
