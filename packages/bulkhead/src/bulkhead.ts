@@ -141,9 +141,9 @@ export class Bulkhead implements Policy {
       return RESOLVED;
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
-    const since = this.#clock.now();
+    const since = this.#waitStart();
     // Published here, in the waiting caller's own continuation (not by the call that freed the slot).
-    return this.#slots.wait(signal, this.#maxWait).then(() => this.#permitted(this.#clock.now() - since));
+    return this.#slots.wait(signal, this.#maxWait).then(() => this.#permitted(this.#waitedSince(since)));
   }
 
   /**
@@ -216,11 +216,11 @@ export class Bulkhead implements Policy {
     }
     if (this.#maxWait === 0) return Promise.reject(this.#rejected(undefined));
     const signal = ctx.signal;
-    const since = this.#clock.now();
+    const since = this.#waitStart();
     return this.#slots.wait(signal, this.#maxWait).then(() => {
       // The waiter holds the slot, handed over by the call that freed it; `callPermitted` is
       // published here, in this call's own async context (contract: docs/bulkhead.md).
-      this.#permitted(this.#clock.now() - since);
+      this.#permitted(this.#waitedSince(since));
       if (signal.aborted) {
         // Aborted between getting the slot and starting: give it back, do not start fn.
         this.onComplete();
@@ -274,6 +274,19 @@ export class Bulkhead implements Policy {
     if (!this.#slots.free()) return;
     if (finished && this.#events.wants('callFinished')) this.#events.emit('callFinished', NO_FIELDS);
     this.#slots.handOver();
+  }
+
+  /**
+   * When a wait for a slot starts, on the clock — read only when someone listens to
+   * `callPermitted` then (its `waitMs`): a call that waits costs no clock reading otherwise.
+   */
+  #waitStart(): number {
+    return this.#events.wants('callPermitted') ? this.#clock.now() : Number.NaN;
+  }
+
+  /** How long a wait that started at `since` ({@link #waitStart}) took: 0 when it was not timed. */
+  #waitedSince(since: number): number {
+    return Number.isNaN(since) ? 0 : this.#clock.now() - since;
   }
 
   /** Publishes `callPermitted` (`waitMs`: how long the call waited for its slot, 0 at once). */

@@ -175,7 +175,8 @@ export abstract class PoolCore<Work, Options> {
         this.#permitted(0);
         return raceAbort(this.#run(work, options, signal), signal) as Promise<T>;
       case 'queue': {
-        const since = this.#limits.clock.now();
+        // The wait is timed only when someone listens to `callPermitted` now (its `waitMs`).
+        const since = this.#events.wants('callPermitted') ? this.#limits.clock.now() : Number.NaN;
         return this.#queue.wait(signal, Infinity).then(() => this.#startQueued(work, options, signal, since)) as Promise<T>;
       }
       case 'reject':
@@ -194,7 +195,7 @@ export abstract class PoolCore<Work, Options> {
       this.#handOver();
       return Promise.reject(this.#rejected('is closed; the call was queued and never ran'));
     }
-    this.#permitted(this.#limits.clock.now() - since);
+    this.#permitted(Number.isNaN(since) ? 0 : this.#limits.clock.now() - since);
     return raceAbort(this.#run(work, options, signal), signal);
   }
 
