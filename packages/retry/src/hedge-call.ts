@@ -1,4 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
+import { AsyncResource, executionAsyncId } from 'node:async_hooks';
 import { onAbort, type PolicyFn } from '@breakwater/core';
 import { invoke, NEVER_ABORTED } from '@breakwater/core/internal';
 import { HedgeAttempt, lostReason } from './hedge-attempt.js';
@@ -22,7 +22,7 @@ const ABORTED = 3;
  * Its delay is kept by the hedge's one timer ({@link HedgeTimer}): a call is linked there while
  * its delay runs, so a call answered in time sets no timer of its own.
  */
-export class HedgedCall<T> implements DueCall {
+export class HedgedCall<T> extends AsyncResource implements DueCall {
   readonly promise: Promise<T>;
   // Its links in the hedge's timer list (DueCall).
   due = 0;
@@ -54,14 +54,13 @@ export class HedgedCall<T> implements DueCall {
   #winnerValue: unknown;
   #successful = false;
   #stopAbort: (() => void) | undefined;
-  /**
-   * The call's async context (its `AsyncLocalStorage` stores: a trace's active span, a request's
-   * logger), captured at its start when it has a positive delay: the hedge's one timer fires in
-   * the context of whichever call armed it, so a hedge started by the delay runs in this one.
-   */
-  #scope: AsyncResource | undefined;
-
   constructor(recorder: HedgeRecorder, fn: PolicyFn<T>, signal: AbortSignal) {
+    // The call is an async resource of its own: it captures the async context the call starts in
+    // (its AsyncLocalStorage stores: a trace's active span, a request's logger). The hedge's one
+    // timer fires in the context of whichever call armed it, so a hedge started by the delay runs
+    // in this one (onDue). Cheaper than an AsyncResource beside the call (one object, and the
+    // trigger given rather than looked up).
+    super('breakwater.hedge', executionAsyncId());
     this.#recorder = recorder;
     this.#fn = fn;
     const config = recorder.config;
@@ -93,7 +92,6 @@ export class HedgedCall<T> implements DueCall {
       this.#stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
       this.#follow(1, this.#launch());
     }
-    if (this.#delayMs > 0) this.#scope = new AsyncResource('breakwater.hedge');
     if (this.#delayMs === 0) {
       while (this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) this.#hedge('delay');
     } else this.#armTimer(now);
@@ -142,8 +140,7 @@ export class HedgedCall<T> implements DueCall {
 
   /** The delay elapsed with no outcome chosen (the hedge's timer calls it, the call unlinked): the hedge starts in the call's own async context. */
   onDue(): void {
-    if (this.#scope === undefined) this.#hedge('delay');
-    else this.#scope.runInAsyncScope(this.#hedgeByDelay, this);
+    this.runInAsyncScope(this.#hedgeByDelay, this);
   }
 
   #hedgeByDelay(): void {
