@@ -201,9 +201,10 @@ describe('refused uses', () => {
     expect(() => resilient({ name: 'x' })).toThrow(TypeError);
   });
 
-  it('run as a legacy (experimentalDecorators) decorator, it says to turn that off', () => {
-    const method = async () => 1;
-    const legacy = resilient(decorate()) as unknown as (target: object, key: string, descriptor: PropertyDescriptor) => unknown;
-    expect(() => legacy({}, 'm', { value: method })).toThrow(/standard \(TC39\) decorator and was called as a legacy one: turn experimentalDecorators off/);
+  it('called with neither a decorator context nor a property key, it says so (the legacy form: src/resilient-legacy.test.ts)', () => {
+    const misused = resilient(decorate()) as unknown as (method: unknown, context: unknown) => unknown;
+    expect(() => misused(async () => 1, { name: 'm' })).toThrow(
+      /^@resilient: called with neither a decorator context nor a property key \(got .*\): apply it to a class method with @$/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { Policy } from '@breakwater/core';
 import { describeValue } from '@breakwater/core/internal';
 import { Pipeline, decorate } from './pipeline.js';
 import { runWithContext } from './resilient-context.js';
+import { checkLegacy, isLegacyCall } from './resilient-legacy.js';
 
 /**
  * What `@resilient` runs a method through: a {@link Pipeline} (whose fallbacks may return `F`)
@@ -48,20 +49,33 @@ export type FallbackFits<M, F> = M extends (...args: never[]) => PromiseLike<inf
   : unknown;
 
 /**
- * The standard (TC39) method decorator `resilient(…)` returns: it takes a method of a class
- * whose instances are `This` (for the form resolving a pipeline per instance), returning a
- * promise whose value covers the pipeline's fallbacks, and returns its replacement, of the same
- * type. A getter, a setter, a field, an accessor or a class is a type error.
+ * The method decorator `resilient(…)` returns, in both of TypeScript's forms: the standard (TC39)
+ * one (`experimentalDecorators` off) and the legacy one (`experimentalDecorators` on, as NestJS,
+ * TypeORM and class-validator need it). It takes a method of a class whose instances are `This`
+ * (for the form resolving a pipeline per instance; the class itself for a static method),
+ * returning a promise whose value covers the pipeline's fallbacks, and gives its replacement, of
+ * the same type — the standard form returns it, the legacy one returns a descriptor holding it.
+ * A getter, a setter, a field, an accessor or a class is a type error in both forms.
  *
  * @example
  * ```ts
  * const decorator: ResilientDecorator<never, unknown> = resilient(pay);
  * ```
  */
-export type ResilientDecorator<F, This> = <T extends This, M extends ResilientMethod<T>>(
-  method: M & FallbackFits<M, F>,
-  context: ClassMethodDecoratorContext<T, M>,
-) => M;
+export interface ResilientDecorator<F, This> {
+  /** The standard (TC39) form: `method` and its context; returns the replacement. */
+  <T extends This, M extends ResilientMethod<T>>(method: M & FallbackFits<M, F>, context: ClassMethodDecoratorContext<T, M>): M;
+  /**
+   * The legacy (`experimentalDecorators`) form: the prototype (or the class, for a static
+   * method), the method's name — refused, naming the mismatch, when a fallback's value is not one
+   * the method returns — and its descriptor; returns a descriptor of the replacement.
+   */
+  <T extends This, M extends ResilientMethod<T>>(
+    target: T,
+    propertyKey: (string | symbol) & FallbackFits<M, F>,
+    descriptor: TypedPropertyDescriptor<M>,
+  ): TypedPropertyDescriptor<M>;
+}
 
 /** A method's replacement, calling it on `self` through a pipeline; built once per instance. */
 type Bound = (...args: unknown[]) => Promise<unknown>;
@@ -102,8 +116,7 @@ type Bound = (...args: unknown[]) => Promise<unknown>;
  */
 export function resilient<F = never, This = unknown>(source: ResilientPolicy<F> | ((self: This) => ResilientPolicy<F>)): ResilientDecorator<F, This> {
   const shared = sharedPipeline(source);
-  const decorator = (method: unknown, context: unknown): Bound => {
-    const label = checkDecorated(method, context);
+  const replace = (method: unknown, label: string): Bound => {
     const resolve = shared === undefined ? (self: unknown) => resolvePipeline(source as (self: unknown) => unknown, self, label) : () => shared;
     const bind = (self: unknown): Bound =>
       resolve(self).wrap((ctx, ...args: unknown[]) => runWithContext(ctx, method as (...a: never[]) => unknown, self, args));
@@ -122,6 +135,15 @@ export function resilient<F = never, This = unknown>(source: ResilientPolicy<F> 
     };
     Object.defineProperty(replacement, 'name', { value: (method as { name: string }).name, configurable: true });
     return replacement;
+  };
+  // Standard: (method, context). Legacy (experimentalDecorators): (target, key, descriptor), a descriptor of the same replacement.
+  const decorator = (...args: unknown[]): Bound | PropertyDescriptor => {
+    const [method, context] = args;
+    if (isLegacyCall(args)) {
+      const { descriptor, label } = checkLegacy(args);
+      return { ...descriptor, value: replace(descriptor.value, label) };
+    }
+    return replace(method, checkDecorated(method, context));
   };
   return decorator as unknown as ResilientDecorator<F, This>;
 }
@@ -147,7 +169,7 @@ function checkDecorated(method: unknown, context: unknown): string {
   const ctx = context as Partial<ClassMethodDecoratorContext> | null;
   if (typeof ctx !== 'object' || ctx === null || typeof ctx.kind !== 'string') {
     throw new TypeError(
-      '@resilient is a standard (TC39) decorator and was called as a legacy one: turn experimentalDecorators off in tsconfig.json (TypeScript 5 and later compile standard decorators without it)',
+      `@resilient: called with neither a decorator context nor a property key (got ${describeValue(context)}): apply it to a class method with @`,
     );
   }
   const name = typeof ctx.name === 'symbol' ? ctx.name.toString() : String(ctx.name);
