@@ -81,10 +81,11 @@ export interface ResilientDecorator<F, This> {
 type Bound = (...args: unknown[]) => Promise<unknown>;
 
 /**
- * A standard (TC39) decorator — TypeScript ≥ 5, **without** `experimentalDecorators` — that runs
- * a class method through a pipeline: `this` and the arguments kept (a fallback handler gets
- * them as `(error, ...args)`, a retry calls the method again with them), the method's type
- * kept. The method must return a promise (an `async` method); decorated, it always returns a
+ * A method decorator that runs a class method through a pipeline — in both of TypeScript's forms:
+ * standard (TC39, TypeScript ≥ 5, `experimentalDecorators` off) and legacy (`experimentalDecorators`
+ * on, with or without `emitDecoratorMetadata`, as NestJS, TypeORM and class-validator need).
+ * `this` and the arguments are kept (a fallback handler gets them as `(error, ...args)`, a retry
+ * calls the method again with them), and the method's type. The method must return a promise (an `async` method); decorated, it always returns a
  * native promise, never throws synchronously. Inside the method, {@link currentCallContext}
  * gives the call's `signal` and `attempt`, read before the first `await`.
  *
@@ -97,14 +98,17 @@ type Bound = (...args: unknown[]) => Promise<unknown>;
  *   function that throws or returns no pipeline rejects that call and runs again on the next.
  *   TypeScript cannot infer `self` from the class: annotate it.
  *
- * A static method works the same way (`self` is the class); so does a private `#method`.
+ * A static method works the same way (`self` is the class); so does a private `#method` (standard
+ * form only: TypeScript allows no legacy decorator there). Compiled the legacy way, it returns a
+ * descriptor whose `value` is the same replacement.
  *
  * @param source a `Pipeline`, a `Policy`, or a function from the instance to one
- * @throws TypeError at once when `source` is none of them; when the class is defined, when it decorates anything but a method, or is run as a legacy (`experimentalDecorators`) decorator
+ * @throws TypeError at once when `source` is none of them; when the class is defined, when it decorates anything but a method (a getter, a setter, a field, an accessor, a parameter, a class), naming it
  * @example
  * ```ts
  * const pay = decorate('pay').withRetry(retry).withCircuitBreaker(breaker).withTimeLimiter(timeLimiter);
  *
+ * @Injectable() // a NestJS service: compiled with NestJS's tsconfig (experimentalDecorators on)
  * class PaymentGateway {
  *   @resilient(pay)
  *   async charge(req: PaymentRequest): Promise<Receipt> {

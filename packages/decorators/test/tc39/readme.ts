@@ -1,5 +1,7 @@
 // The example of the README's "Standard decorators: @resilient", as written there (the types it
-// leaves out declared here): type-checked by src/resilient-tsc.test.ts, never run.
+// leaves out declared here) but without NestJS's @Injectable(): the same classes with standard
+// decorators. Type-checked by src/resilient-tsc.test.ts, never run; test/legacy/readme.ts is the
+// example with @Injectable(), under NestJS's tsconfig.
 import { CircuitBreaker, type CircuitBreakerRegistry } from '@breakwater/circuit-breaker';
 import { currentCallContext, decorate, resilient, type Pipeline } from '@breakwater/decorators';
 import { Retry } from '@breakwater/retry';
@@ -23,7 +25,7 @@ const payments = decorate('payments')
   .withCircuitBreaker(new CircuitBreaker('payments', { failureRateThreshold: 50 }))
   .withTimeLimiter(new TimeLimiter('payments', { timeoutDuration: '2s' }));
 
-// A NestJS-style service: its collaborators injected through the constructor, one method per backend call.
+// Its collaborators injected through the constructor, one method per backend call.
 export class PaymentsService {
   constructor(
     private readonly client: PaymentClient,
@@ -58,10 +60,4 @@ export class TenantPaymentsService {
 
 export async function example(client: PaymentClient, log: Logger, order: Order): Promise<Receipt> {
   return new PaymentsService(client, log).charge(order); // (order: Order) => Promise<Receipt>, as declared
-}
-
-// In a project with experimentalDecorators on (NestJS): a field instead.
-export class LegacyPaymentsService {
-  constructor(private readonly client: PaymentClient) {}
-  readonly charge = payments.wrap((ctx, order: Order) => this.client.charge(order, { signal: ctx.signal }));
 }
