@@ -153,6 +153,28 @@ describe('@resilient((self) => pipeline) as a legacy decorator: the pipeline of 
   });
 });
 
+describe('emitDecoratorMetadata', () => {
+  it("records the design:* metadata NestJS's injector reads, on the class and the decorated method, as without @resilient", async () => {
+    const recorded: [string, unknown, string][] = [];
+    // What reflect-metadata adds to Reflect: `Reflect.metadata(key, value)` is a decorator recording it.
+    const metadata = (key: string, value: unknown) => (target: object, property?: string | symbol) => {
+      const owner = typeof target === 'function' ? target.name : `${target.constructor.name}.prototype`;
+      recorded.push([key, value, property === undefined ? owner : `${owner}.${String(property)}`]);
+    };
+    const reflect = Object.assign(Object.create(Reflect) as object, { metadata });
+    const fresh = loadLegacyFixture('payment-gateway', modules, new Map(), reflect) as unknown as GatewayModule;
+    // TypeScript applies a member's decorators last to first: the metadata, then @resilient.
+    expect(recorded).toEqual([
+      ['design:returntype', Promise, 'TenantGateway.prototype.pay'],
+      ['design:paramtypes', [Object], 'TenantGateway.prototype.pay'],
+      ['design:type', Function, 'TenantGateway.prototype.pay'],
+      ['design:paramtypes', [String, Object, Object], 'TenantGateway'],
+    ]);
+    const gateway = new fresh.TenantGateway('t', decorate().withCircuitBreaker(breaker('t')), scripted([]).client);
+    await expect(gateway.pay(order('o1'))).resolves.toEqual({ orderId: 'o1', by: 't', attempt: 1 });
+  });
+});
+
 describe('refused legacy uses', () => {
   it('anything but a method is a TypeError naming the member when the class is defined', () => {
     const uses = misuses(breaker('m'));

@@ -5,11 +5,16 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 
-/** The exports of `test/legacy/<name>.ts`, its imports resolved from `modules` or its siblings (any other import throws). */
+/**
+ * The exports of `test/legacy/<name>.ts`, its imports resolved from `modules` or its siblings (any
+ * other import throws). `reflect` stands for the global `Reflect` the compiled code sees (as
+ * `reflect-metadata` extends it in a NestJS app), so a test can record `emitDecoratorMetadata`'s output.
+ */
 export function loadLegacyFixture(
   name: string,
   modules: Readonly<Record<string, unknown>>,
   loaded = new Map<string, Record<string, unknown>>(),
+  reflect: object = Reflect,
 ): Record<string, unknown> {
   const known = loaded.get(name);
   if (known !== undefined) return known;
@@ -32,10 +37,10 @@ export function loadLegacyFixture(
   loaded.set(name, exports);
   const require = (id: string): unknown => {
     const sibling = /^\.\/([\w-]+)\.js$/.exec(id)?.[1];
-    if (sibling !== undefined) return loadLegacyFixture(sibling, modules, loaded);
+    if (sibling !== undefined) return loadLegacyFixture(sibling, modules, loaded, reflect);
     if (!(id in modules)) throw new Error(`${name}.ts imports ${id}, which the test did not give`);
     return modules[id];
   };
-  new Function('exports', 'require', outputText)(exports, require);
+  new Function('exports', 'require', 'Reflect', outputText)(exports, require, reflect);
   return exports;
 }
