@@ -1,6 +1,6 @@
 import { EventPublisher } from '@breakwater/core';
 import type { CallContext, ExecuteOptions, PolicyFn } from '@breakwater/core';
-import { callbackThrew, enterCall, follow, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
+import { callbackThrew, enterCall, invoke, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { CHAOS_EVENT_TYPES, type ChaosEvents, type ChaosInjected, type ChaosMetrics } from './events.js';
 import type { ResolvedChaosOptions } from './options.js';
 
@@ -39,18 +39,18 @@ export class ChaosCore {
   pass<T>(fn: PolicyFn<T>, options: ExecuteOptions | CallContext | null | undefined): Promise<T> {
     if (options === undefined || options === ROOT_CONTEXT) {
       this.notInjected++;
-      return call(fn, ROOT_CONTEXT);
+      return invoke(fn, ROOT_CONTEXT);
     }
     const ctx = enterCall(options);
     if (ctx instanceof Promise) return ctx;
     this.notInjected++;
-    return raceAbort(call(fn, ctx), ctx.signal);
+    return raceAbort(invoke(fn, ctx), ctx.signal);
   }
 
   /** A call not injected after all: counted, then `fn` runs. */
   run<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
     this.notInjected++;
-    return raceAbort(call(fn, ctx), ctx.signal);
+    return raceAbort(invoke(fn, ctx), ctx.signal);
   }
 
   /** Whether to inject this call: `enabled`, then `rate` (clamped), then one draw. A callback that throws: no injection (reported once). */
@@ -104,22 +104,6 @@ export class ChaosCore {
   generatorThrew(option: string, generator: object, error: unknown): void {
     callbackThrew(this.source, option, generator, error, 'the call is not injected');
   }
-}
-
-/**
- * core's `invoke`, with a shorter way for a value that is not an object: `Promise.resolve` (a
- * primitive is never adopted as a thenable) instead of `new Promise` and its closure. An object or
- * a function — a promise, a thenable — goes through `follow`, settled once.
- */
-export function call<T>(fn: PolicyFn<T>, ctx: CallContext): Promise<T> {
-  let value: T | PromiseLike<T>;
-  try {
-    value = fn(ctx);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return Promise.resolve(value);
-  return follow(value);
 }
 
 /** A rate from a function, clamped to [0, 1]; anything but a number (`NaN` included) is 0. */

@@ -45,6 +45,9 @@ export function enterCall(options: ExecuteOptions | CallContext | null | undefin
  * ```
  */
 export function follow<T>(value: T | PromiseLike<T>): Promise<T> {
+  // A value that is not an object is never adopted as a thenable: `Promise.resolve`, with no
+  // executor closure (what a function returning a plain value costs, ~10 ns less).
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return Promise.resolve(value as T);
   // A promise whose `then` is the native one (one read, compared; prototype and own-property
   // checks cost ~15 ns more per call): `Promise.resolve` hands a plain native promise back as it
   // is, and adopts a subclass or a look-alike (`Object.create(Promise.prototype)`, no promise
