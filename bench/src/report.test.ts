@@ -9,7 +9,9 @@ import {
   heapBelow,
   heapDoesNotGrow,
   overheadAtMost,
+  overheadBelowNs,
   overheadWithinFactorOf,
+  overheadWithinNsOf,
   ownCostAtMost,
   scrapeAtMost,
   tableLines,
@@ -57,6 +59,42 @@ describe('targets', () => {
     expect(named.judge(r(125, 160)).pass).toBe(true); // +75 − 25 = +50 ≤ 50
     expect(named.judge(r(126, 160)).pass).toBe(false);
     expect(named.judge(results([row('1a', 50, [['bw', 'breakwater', 100]])])).detail).toBe('case not measured');
+  });
+
+  it('within a base + n ns, less a measured cost (row 16a); every judged case under a fixed budget (row 16b)', () => {
+    const r = (hedge: number) =>
+      results([
+        row('16a', 50, [
+          ['hedge', 'breakwater', hedge],
+          ['retry', 'breakwater', 100, true],
+          ['read', 'breakwater', 90, true],
+        ]),
+      ]);
+    const target = overheadWithinNsOf('16a', 'hedge', 'retry', 100, { what: 'one clock reading', withIt: 'read', withoutIt: 'floor' });
+    // +190 in all, less the reading's +40: +150, against the retry's +50 + 100
+    expect(target.judge(r(240))).toEqual({
+      target: "row 16a: hedge's overhead less one clock reading ≤ retry's + 100 ns",
+      pass: true,
+      detail: '+150 ns (+190 ns in all; one clock reading +40.0 ns) against +50.0 ns (allowed ≤ 150 ns)',
+    });
+    expect(target.judge(r(241)).pass).toBe(false);
+    expect(overheadWithinNsOf('16a', 'hedge', 'retry', 100, { what: 'x', withIt: 'missing', withoutIt: 'floor' }).judge(r(240)).detail).toBe(
+      'case not measured',
+    );
+    const chaos = (a: number, b: number) =>
+      results([
+        row('16b', 50, [
+          ['off', 'breakwater', a],
+          ['off too', 'breakwater', b],
+          ['rate 0', 'breakwater', 500, true],
+        ]),
+      ]);
+    expect(overheadBelowNs('16b', 20).judge(chaos(70, 58))).toEqual({
+      target: "row 16b: Breakwater's overhead ≤ 20 ns",
+      pass: true,
+      detail: 'off: +20.0 ns, off too: +8.0 ns (allowed ≤ 20 ns)',
+    });
+    expect(overheadBelowNs('16b', 20).judge(chaos(58, 71)).pass).toBe(false);
   });
 
   it("exporter overhead (row 1c): observed minus unobserved, ≤ the fixed budget and ≤ factor × the peer exporter's", () => {

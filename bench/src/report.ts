@@ -90,34 +90,27 @@ export function overheadWithinFactorOf(id: string, name: string, baseName: strin
 }
 
 /**
- * Case `name`'s overhead over the row's floor is at most `baseName`'s (a policy of ours doing
- * less of the same work, timed in the same rounds) plus `plusNs`; with `excluded`, its overhead
- * less the cost of what it must do on this machine (as {@link ownCostAtMost}), the whole overhead
- * shown beside it.
+ * Case `name`'s own cost — its overhead less the cost of what it must do on this machine
+ * (`excluded`, as {@link ownCostAtMost}) — is at most `baseName`'s overhead (a policy of ours doing
+ * less of the same work, timed in the same rounds) plus `plusNs`; the whole overhead shown beside it.
  */
-export function overheadWithinNsOf(id: string, name: string, baseName: string, plusNs: number, excluded?: Excluded): Target {
-  const description = `row ${id}: ${name}'s overhead${excluded === undefined ? '' : ` less ${excluded.what}`} ≤ ${baseName}'s + ${plusNs} ns`;
+export function overheadWithinNsOf(id: string, name: string, baseName: string, plusNs: number, excluded: Excluded): Target {
+  const description = `row ${id}: ${name}'s overhead less ${excluded.what} ≤ ${baseName}'s + ${plusNs} ns`;
   return {
     description,
     judge(results) {
       const r = row(results, id);
-      const find = (n: string) => r.cases.find((c) => c.name === n);
-      const a = find(name);
-      const b = find(baseName);
-      const withIt = excluded === undefined ? undefined : find(excluded.withIt);
-      const without = excluded === undefined || excluded.withoutIt === 'floor' ? undefined : find(excluded.withoutIt);
-      if (
-        a === undefined ||
-        b === undefined ||
-        (excluded !== undefined && (withIt === undefined || (excluded.withoutIt !== 'floor' && without === undefined)))
-      ) {
-        return { target: description, pass: false, detail: 'case not measured' };
-      }
-      const cost = withIt === undefined ? 0 : Math.max(0, overhead(r, withIt) - (without === undefined ? 0 : overhead(r, without)));
+      const a = r.cases.find((c) => c.name === name);
+      const b = r.cases.find((c) => c.name === baseName);
+      const cost = excludedCost(r, excluded);
+      if (a === undefined || b === undefined || cost === undefined) return { target: description, pass: false, detail: 'case not measured' };
       const own = overhead(r, a) - cost;
       const allowed = overhead(r, b) + plusNs;
-      const whole = excluded === undefined ? '' : ` (+${ns(overhead(r, a))} ns in all; ${excluded.what} +${ns(cost)} ns)`;
-      return { target: description, pass: own <= allowed, detail: `+${ns(own)} ns${whole} against +${ns(overhead(r, b))} ns (allowed ≤ ${ns(allowed)} ns)` };
+      return {
+        target: description,
+        pass: own <= allowed,
+        detail: `+${ns(own)} ns (+${ns(overhead(r, a))} ns in all; ${excluded.what} +${ns(cost)} ns) against +${ns(overhead(r, b))} ns (allowed ≤ ${ns(allowed)} ns)`,
+      };
     },
   };
 }
@@ -145,6 +138,14 @@ export interface Excluded {
   readonly withoutIt: string;
 }
 
+/** The cost of `excluded` in row `r` (`withIt`'s overhead less `withoutIt`'s, never below 0); `undefined` when a case of it was not measured. */
+function excludedCost(r: RowResult, excluded: Excluded): number | undefined {
+  const withIt = r.cases.find((c) => c.name === excluded.withIt);
+  const without = excluded.withoutIt === 'floor' ? undefined : r.cases.find((c) => c.name === excluded.withoutIt);
+  if (withIt === undefined || (excluded.withoutIt !== 'floor' && without === undefined)) return undefined;
+  return Math.max(0, overhead(r, withIt) - (without === undefined ? 0 : overhead(r, without)));
+}
+
 /**
  * Case `name`'s own cost — its overhead less the cost of what every implementation of it must
  * do on this machine (`excluded`: reading the clock, seeing the outcome), measured in the same
@@ -159,13 +160,9 @@ export function ownCostAtMost(id: string, name: string | 'judged Breakwater case
       const r = row(results, id);
       const find = (n: string) => r.cases.find((c) => c.name === n);
       const baseCase = base === 'best peer' ? bestPeer(r) : find(base);
-      const withIt = find(excluded.withIt);
-      const withoutOverhead = excluded.withoutIt === 'floor' ? 0 : find(excluded.withoutIt) === undefined ? undefined : overhead(r, find(excluded.withoutIt)!);
+      const cost = excludedCost(r, excluded);
       const judged = name === 'judged Breakwater cases' ? judgedBreakwater(r) : [find(name)].filter((c) => c !== undefined);
-      if (baseCase === undefined || withIt === undefined || withoutOverhead === undefined || judged.length === 0) {
-        return { target: description, pass: false, detail: 'case not measured' };
-      }
-      const cost = Math.max(0, overhead(r, withIt) - withoutOverhead);
+      if (baseCase === undefined || cost === undefined || judged.length === 0) return { target: description, pass: false, detail: 'case not measured' };
       const allowed = factor * overhead(r, baseCase);
       let pass = true;
       const parts = judged.map((c) => {
