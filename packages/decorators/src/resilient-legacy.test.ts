@@ -2,25 +2,25 @@
 // tsc's transpiler with experimentalDecorators and emitDecoratorMetadata on) and real policies on
 // a VirtualClock — `this` and the arguments kept, a retry's attempts, one breaker for every
 // instance or one per instance, fallbacks, static methods, the refused uses (contract: docs/decorators.md).
-import { CallNotPermittedError, onAbort, TimeoutError, VirtualClock } from '@breakwater/core';
+import { CallNotPermittedError, TimeoutError, VirtualClock } from '@breakwater/core';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { Retry } from '@breakwater/retry';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadLegacyFixture } from '../test/legacy-load.js';
+import { loadFixture } from '../test/fixture-load.js';
+import { breakerOn, order, scripted } from '../test/resilient-support.js';
 import * as decorators from './index.js';
 import { decorate, resilient } from './index.js';
 
 type GatewayModule = typeof import('../test/legacy/payment-gateway.js');
 type ShapesModule = typeof import('../test/legacy/shapes.js');
 type NestModule = typeof import('../test/legacy/nest.js');
-type PaymentClient = import('../test/legacy/payment-gateway.js').PaymentClient;
 
 const modules = { '@breakwater/decorators': decorators };
 const loaded = new Map<string, Record<string, unknown>>();
-const { sharedGateway, TenantGateway } = loadLegacyFixture('payment-gateway', modules, loaded) as unknown as GatewayModule;
-const { shapes, Resolving, misuses } = loadLegacyFixture('shapes', modules, loaded) as unknown as ShapesModule;
-const { injected } = loadLegacyFixture('nest', modules, loaded) as unknown as NestModule;
+const { sharedGateway, TenantGateway } = loadFixture('legacy', 'payment-gateway', modules, loaded) as unknown as GatewayModule;
+const { shapes, Resolving, misuses } = loadFixture('legacy', 'shapes', modules, loaded) as unknown as ShapesModule;
+const { injected } = loadFixture('legacy', 'nest', modules, loaded) as unknown as NestModule;
 
 let clock = new VirtualClock();
 afterEach(() => {
@@ -29,27 +29,7 @@ afterEach(() => {
   expect(pending).toBe(0);
 });
 
-/** A backend client answering each charge as scripted ('ok' once the script runs out); 'hang' waits for the signal. */
-function scripted(script: ReadonlyArray<'ok' | 'fail' | 'hang'>) {
-  const queue = [...script];
-  const seen: { orderId: string; signal: AbortSignal }[] = [];
-  const client: PaymentClient = {
-    charge(req, { signal }) {
-      seen.push({ orderId: req.orderId, signal });
-      const next = queue.shift() ?? 'ok';
-      if (next === 'fail') return Promise.reject(new Error(`502 for ${req.orderId}`));
-      if (next === 'ok') return Promise.resolve();
-      return new Promise<void>((_resolve, reject) => {
-        onAbort(signal, () => reject(signal.reason));
-      });
-    },
-  };
-  return { client, seen };
-}
-
-const breaker = (name: string) =>
-  new CircuitBreaker(name, { clock, slidingWindowSize: 2, minimumNumberOfCalls: 2, failureRateThreshold: 50, waitDurationInOpenState: 1000 });
-const order = (orderId: string) => ({ orderId, amount: 10 });
+const breaker = (name: string) => breakerOn(clock, name);
 
 describe('@resilient(pipeline) as a legacy decorator: one pipeline for every instance', () => {
   it('runs the method through a Retry and a CircuitBreaker, `this`, arguments and attempts kept, beside @Injectable()', async () => {
@@ -162,7 +142,7 @@ describe('emitDecoratorMetadata', () => {
       recorded.push([key, value, property === undefined ? owner : `${owner}.${String(property)}`]);
     };
     const reflect = Object.assign(Object.create(Reflect) as object, { metadata });
-    const fresh = loadLegacyFixture('payment-gateway', modules, new Map(), reflect) as unknown as GatewayModule;
+    const fresh = loadFixture('legacy', 'payment-gateway', modules, new Map(), reflect) as unknown as GatewayModule;
     // TypeScript applies a member's decorators last to first: the metadata, then @resilient.
     expect(recorded).toEqual([
       ['design:returntype', Promise, 'TenantGateway.prototype.pay'],

@@ -2,22 +2,22 @@
 // policies on a VirtualClock: `this` and the arguments kept, a retry's attempts, one breaker for
 // every instance or one per instance, the signal a time-out aborts, fallbacks, the refused uses
 // (contract: docs/decorators.md).
-import { CallNotPermittedError, onAbort, TimeoutError, VirtualClock } from '@breakwater/core';
+import { CallNotPermittedError, TimeoutError, VirtualClock } from '@breakwater/core';
 import { CircuitBreaker } from '@breakwater/circuit-breaker';
 import { Hedge, Retry } from '@breakwater/retry';
 import { TimeLimiter } from '@breakwater/time-limiter';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFixture } from '../test/tc39-load.js';
+import { loadFixture } from '../test/fixture-load.js';
+import { breakerOn, order, scripted } from '../test/resilient-support.js';
 import * as decorators from './index.js';
 import { currentCallContext, decorate, resilient } from './index.js';
 
 type GatewayModule = typeof import('../test/tc39/payment-gateway.js');
 type ShapesModule = typeof import('../test/tc39/shapes.js');
-type PaymentClient = import('../test/tc39/payment-gateway.js').PaymentClient;
 
 const modules = { '@breakwater/decorators': decorators };
-const { sharedGateway, TenantGateway } = loadFixture('payment-gateway', modules) as unknown as GatewayModule;
-const { shapes, Doubler, Resolving, misuses } = loadFixture('shapes', modules) as unknown as ShapesModule;
+const { sharedGateway, TenantGateway } = loadFixture('tc39', 'payment-gateway', modules) as unknown as GatewayModule;
+const { shapes, Doubler, Resolving, misuses } = loadFixture('tc39', 'shapes', modules) as unknown as ShapesModule;
 
 let clock = new VirtualClock();
 afterEach(() => {
@@ -26,27 +26,7 @@ afterEach(() => {
   expect(pending).toBe(0);
 });
 
-/** A backend client answering each charge as scripted ('ok' once the script runs out); 'hang' waits for the signal. */
-function scripted(script: ReadonlyArray<'ok' | 'fail' | 'hang'>) {
-  const queue = [...script];
-  const seen: { orderId: string; signal: AbortSignal }[] = [];
-  const client: PaymentClient = {
-    charge(req, { signal }) {
-      seen.push({ orderId: req.orderId, signal });
-      const next = queue.shift() ?? 'ok';
-      if (next === 'fail') return Promise.reject(new Error(`502 for ${req.orderId}`));
-      if (next === 'ok') return Promise.resolve();
-      return new Promise<void>((_resolve, reject) => {
-        onAbort(signal, () => reject(signal.reason));
-      });
-    },
-  };
-  return { client, seen };
-}
-
-const breaker = (name: string) =>
-  new CircuitBreaker(name, { clock, slidingWindowSize: 2, minimumNumberOfCalls: 2, failureRateThreshold: 50, waitDurationInOpenState: 1000 });
-const order = (orderId: string) => ({ orderId, amount: 10 });
+const breaker = (name: string) => breakerOn(clock, name);
 
 describe('@resilient(pipeline): one pipeline for every instance', () => {
   it('runs the method through a Retry and a CircuitBreaker, `this`, arguments and attempts kept', async () => {
