@@ -1,5 +1,5 @@
 import { FaultInjection } from '@breakwater/chaos';
-import { chaosOfEachStrategy, hedgeFourCalls, hedgeRegistryWithOne } from '@breakwater/exporter-scenarios';
+import { chaosOfEachStrategy, hedgeAndChaosTraffic, hedgeFourCalls, hedgeRegistryWithOne } from '@breakwater/exporter-scenarios';
 import { Hedge } from '@breakwater/retry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoLeakedTimers, exporter, newClock } from '../test/test-support.js';
@@ -66,23 +66,14 @@ describe('hedge and chaos series (contract: docs/observability.md)', () => {
 
   it('cardinality: the label sets of a hedge and a chaos layer are fixed when they are made, whatever the calls', async () => {
     const { metrics, scrape } = exporter();
-    const clock = newClock();
-    const hedge = new Hedge('h', { maxHedgedAttempts: 3, delay: 0, clock });
-    let draw = 0;
-    const chaos = new FaultInjection('c', { fault: new Error('x'), enabled: true, rate: 0.5, random: () => (draw++ % 3) / 3, clock });
-    metrics.add(hedge);
-    metrics.add(chaos);
-    const before = (await scrape()).map((line) => line.replace(/ \S+$/, ''));
+    let before: string[] = [];
+    await hedgeAndChaosTraffic(
+      (component) => metrics.add(component),
+      async () => {
+        before = (await scrape()).map((line) => line.replace(/ \S+$/, ''));
+      },
+    );
     expect(before.length).toBe(2 + 1 + 4 + 1 + 2);
-    for (let i = 0; i < 300; i++) {
-      // delay 0: the four attempts start at once; attempt 1 + i % 4 answers, the others end when aborted.
-      await hedge.execute((ctx) =>
-        ctx.attempt === 1 + (i % 4)
-          ? Promise.resolve('won')
-          : new Promise<never>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
-      );
-      await chaos.execute(async () => 'ok').catch(() => 'injected');
-    }
     const after = await scrape();
     expect(after.map((line) => line.replace(/ \S+$/, ''))).toEqual(before);
     expect(after).toContain('breakwater_hedge_wins_total{name="h",attempt="4"} 75');

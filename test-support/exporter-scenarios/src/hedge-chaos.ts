@@ -126,3 +126,29 @@ export async function chaosOfEachStrategy(add: (chaos: Chaos) => unknown): Promi
   for (let i = 0; i < 2; i++) await behavior.execute(async () => 'ok');
   expect(behaviors).toEqual(['ran']);
 }
+
+/**
+ * The traffic of the cardinality tests: hedge `h` (3 hedged attempts, all at once) and fault
+ * injection `c` (enabled, rate 0.5, draws 0, 1/3, 2/3, …), given to `add` (before any call), then
+ * 300 calls through each: attempt 1 + i % 4 of hedged call i answers (the others end when aborted:
+ * 75 wins for each attempt), and 200 of the 300 chaos calls are injected. `between` runs after the
+ * components are added and before the calls (the tests read the series there).
+ */
+export async function hedgeAndChaosTraffic(add: (component: Hedge | Chaos) => unknown, between: () => Promise<unknown>): Promise<void> {
+  const clock = newClock();
+  const hedge = new Hedge('h', { maxHedgedAttempts: 3, delay: 0, clock });
+  let draw = 0;
+  const chaos = new FaultInjection('c', { fault: new Error('x'), enabled: true, rate: 0.5, random: () => (draw++ % 3) / 3, clock });
+  add(hedge);
+  add(chaos);
+  await between();
+  for (let i = 0; i < 300; i++) {
+    // delay 0: the four attempts start at once; attempt 1 + i % 4 answers, the others end when aborted.
+    await hedge.execute((ctx) =>
+      ctx.attempt === 1 + (i % 4)
+        ? Promise.resolve('won')
+        : new Promise<never>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+    );
+    await chaos.execute(async () => 'ok').catch(() => 'injected');
+  }
+}

@@ -3,7 +3,7 @@
 // test through `add`, drives the calls, and returns what the test goes on with. Each test then
 // asserts its own exporter's output. A private workspace package: no policy package depends on it.
 export { expectNoLeakedTimers, newClock } from './clock.js';
-export { chaosOfEachStrategy, hedgeFourCalls, hedgeRegistryWithOne } from './hedge-chaos.js';
+export { chaosOfEachStrategy, hedgeAndChaosTraffic, hedgeFourCalls, hedgeRegistryWithOne } from './hedge-chaos.js';
 export { adaptiveLimiterTwoRunningOneWaiting, everyAdaptiveRegistryWithOne, throttleRejectingOneOfFour } from './adaptive.js';
 export {
   bulkheadHoldingOneOfThree,
