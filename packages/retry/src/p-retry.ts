@@ -24,8 +24,8 @@
 //   Resilience4j rules and the budget, publishes the `retry` event and waits on the injected
 //   clock, then answers. p-retry's own delay is 0, which p-retry 7.1.1 skips without a timer.
 // - When p-retry stops without a result (no retries left, or `shouldRetry` said no), it throws
-//   the `AttemptFailed` error; `runAttemptsAfterFirst` turns that into `LOOP_ENDED` and the Retry
-//   ends the call from what the call knows (the last error as it was thrown, or the last value).
+//   the `AttemptFailed` error; `runAttemptsAfterFirst` then ends the call from what the call
+//   knows (`end`: the last error as it was thrown, or the last value).
 //   After attempt maxAttempts p-retry stops without asking `shouldRetry`: the call's `end` then
 //   judges that attempt itself (an error not to be retried is still an `ignoredError`).
 
@@ -41,10 +41,9 @@ export interface LoopedCall<T> {
   runAttempt(attempt: number, failed: Error): Promise<T>;
   /** After a failed attempt: whether to make the next one, once the wait before it is over. Never rejects. */
   shouldRetry(): boolean | Promise<boolean>;
+  /** Ends the call without a result of an attempt: returns its last value or throws its last error. */
+  end(): T;
 }
-
-/** What {@link runAttemptsAfterFirst} resolves with when p-retry's loop stopped without a result. */
-export const LOOP_ENDED: unique symbol = Symbol('p-retry loop ended without a result');
 
 /**
  * The options of p-retry's loop for a Retry of `maxAttempts`, built once, at construction: p-retry
@@ -70,17 +69,15 @@ export function loopOptions(maxAttempts: number): PRetryOptions {
 
 /**
  * Runs attempts 2..maxAttempts of `call` in p-retry's loop, with `options` from
- * {@link loopOptions}: resolves with the result of the attempt that gave one, or with
- * {@link LOOP_ENDED} when the loop stopped without one. The only way into p-retry.
+ * {@link loopOptions}: resolves with the result of the attempt that gave one; when the loop
+ * stopped without one, settles as the call's `end` does. The only way into p-retry.
  */
-export async function runAttemptsAfterFirst<T>(call: LoopedCall<T>, options: PRetryOptions): Promise<T | typeof LOOP_ENDED> {
+export function runAttemptsAfterFirst<T>(call: LoopedCall<T>, options: PRetryOptions): Promise<T> {
   const failed = AttemptFailed.of(call);
-  try {
-    return await pRetry((pRetryAttempt) => call.runAttempt(pRetryAttempt + 1, failed), options);
-  } catch (error) {
-    if (error === failed) return LOOP_ENDED;
+  return pRetry((pRetryAttempt) => call.runAttempt(pRetryAttempt + 1, failed), options).then(undefined, (error: unknown) => {
+    if (error === failed) return call.end();
     throw error;
-  }
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AnyEventOf, CallContext, EventOf, ExecuteOptions, Listener, Observ
 import { enterCall, invoke, NEVER_ABORTED, raceAbort, ROOT_CONTEXT } from '@breakwater/core/internal';
 import { resolveRetryConfig, type ResolvedRetryConfig, type RetryConfig } from './config.js';
 import type { RetryEvents, RetryMetrics } from './events.js';
-import { LOOP_ENDED, loopOptions, runAttemptsAfterFirst } from './p-retry.js';
+import { loopOptions, runAttemptsAfterFirst } from './p-retry.js';
 import { CallRecorder } from './recorder.js';
 import { RetriedCall } from './retried-call.js';
 import { countCall } from './retry-budget.js';
@@ -114,7 +114,7 @@ export class Retry implements Policy, Observable<RetryEvents> {
       this.#handlersInUse = true;
       this.#handlersFn = fn;
       this.#handlersSignal = signal;
-      return first.then(this.#onFirstValue as (value: T) => T | Promise<T>, this.#onFirstError as (error: unknown) => Promise<T>);
+      return first.then(this.#onFirstValue as (value: T) => T | Promise<T>, this.#onFirstError as (error: unknown) => T | Promise<T>);
     }
     return first.then(
       (value) => this.#afterFirstValue(fn, signal, value),
@@ -135,7 +135,7 @@ export class Retry implements Policy, Observable<RetryEvents> {
     this.#freeHandlers();
     return this.#afterFirstValue(fn, signal, value);
   };
-  readonly #onFirstError = (error: unknown): Promise<unknown> => {
+  readonly #onFirstError = (error: unknown): unknown => {
     const fn = this.#handlersFn!;
     const signal = this.#handlersSignal;
     this.#freeHandlers();
@@ -162,14 +162,13 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * failure. An attempt that gives a result ends the call with it; a loop that stops without
    * one ends it with the last error or value (`end`).
    */
-  async #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): Promise<T> {
+  #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): T | Promise<T> {
     const call = new RetriedCall<T>(this.#rules, this.#recorder, fn, signal, failedWithError, outcome);
-    const goOn = call.shouldRetry(); // a plain boolean when there is no wait: no await for it
-    if (goOn === true || (goOn !== false && (await goOn))) {
-      const result = await runAttemptsAfterFirst(call, this.#loopOptions);
-      if (result !== LOOP_ENDED) return result;
-    }
-    return call.end();
+    const goOn = call.shouldRetry(); // a plain boolean when there is no wait
+    if (goOn === false) return call.end();
+    const options = this.#loopOptions;
+    if (goOn === true) return runAttemptsAfterFirst(call, options);
+    return goOn.then((waited) => (waited ? runAttemptsAfterFirst(call, options) : call.end()));
   }
 
   /**
