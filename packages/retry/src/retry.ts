@@ -160,7 +160,8 @@ export class Retry implements Policy, Observable<RetryEvents> {
    * As p-retry does after each failed attempt, the call decides and waits (`shouldRetry`); if it
    * goes on, p-retry's loop runs attempts 2..maxAttempts and asks the call again after each
    * failure. An attempt that gives a result ends the call with it; a loop that stops without
-   * one ends it with the last error or value (`end`).
+   * one ends it with the last error or value (`end`). Runs in a handler of attempt 1's `then`,
+   * so an `end` that throws rejects the call's promise.
    */
   #retry<T>(fn: PolicyFn<T>, signal: AbortSignal, failedWithError: boolean, outcome: unknown): T | Promise<T> {
     const call = new RetriedCall<T>(this.#rules, this.#recorder, fn, signal, failedWithError, outcome);
