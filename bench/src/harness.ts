@@ -1,5 +1,3 @@
-import { measure } from 'mitata';
-
 /** Who a measured case belongs to: the floor (bare work), Breakwater, or a peer library. */
 export type Side = 'floor' | 'breakwater' | 'peer';
 
@@ -21,34 +19,69 @@ export interface Budget {
 }
 
 /**
- * Median ns per operation of one case over one round: mitata batches operations into samples
- * (4096 awaited calls each when a call is short) and we keep the median of the samples.
+ * How many calls of `run` one sample times, so that a sample lasts about 0.25 ms whatever the
+ * operation costs: 4096 calls of ~60 ns, 8 of ~30 µs, 1 of anything longer. Measured on warm code.
  */
-export async function timeOnce(run: () => Promise<unknown>, msPerCase: number): Promise<number> {
-  // A sample of about 0.25 ms whatever the operation costs: mitata's default batch of 4096 calls
-  // per sample (and at least 12 samples) would make a 30 µs operation take 1.5 s.
+export async function batchFor(run: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   for (let i = 0; i < 16; i++) await run();
   const perRun = ((performance.now() - t0) / 16) * 1e6;
-  const batch = Math.max(4, Math.min(4096, 4 * Math.round(250_000 / perRun / 4)));
-  const stats = await measure(run, { min_cpu_time: msPerCase * 1e6, min_samples: 12, batch_samples: batch });
-  return stats.p50;
+  return Math.max(1, Math.min(4096, Math.round(250_000 / perRun)));
 }
 
 /**
- * Times every case of a group, interleaved: round 1 times each case once, round 2 again, …, and
- * a case's figure is the median of its rounds. Interleaving spreads any slow phase of the
- * machine over every case of the group instead of one.
+ * One round of one case: samples of `batch` awaited calls each, for `msPerCase` ms and at least
+ * 12 samples; the median of the samples, in ns per call. No collection is forced before a round
+ * (mitata's `measure`, which this replaced, runs a full one first: V8 then drops what its inline
+ * caches knew of shapes no live object has any more, and the code after it runs slowly until it
+ * has learnt them again — for a retried call some thousands of calls at 2-4× its cost, which fell
+ * on every round), and nothing is allocated but the samples.
  */
-export async function timeGroup(cases: readonly Case[], budget: Budget, onRound?: (perCase: readonly number[][]) => void): Promise<number[]> {
+export async function timeOnce(run: () => Promise<unknown>, msPerCase: number, batch: number): Promise<number> {
+  const samples: number[] = [];
+  const end = performance.now() + msPerCase;
+  do {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) await run();
+    samples.push(((performance.now() - t0) * 1e6) / batch);
+  } while (samples.length < 12 || performance.now() < end);
+  return median(samples);
+}
+
+/**
+ * Times every case of a group, interleaved: each case is warmed up first (the same 100 ms of
+ * untimed calls for each, then its batch is sized), then round 1 times each case once, round 2
+ * again, … A case's figure is its fastest round ({@link fastestRound}). Returns the figures and
+ * every round's, by case.
+ */
+export async function timeGroup(cases: readonly Case[], budget: Budget): Promise<{ figures: number[]; perRound: number[][] }> {
   // One call each first, so every case is checked to work (a throw here is a broken case, not a figure).
   for (const c of cases) await c.run();
+  const batches: number[] = [];
+  for (const c of cases) {
+    const warmUpEnd = performance.now() + 100;
+    while (performance.now() < warmUpEnd) await c.run();
+    batches.push(await batchFor(c.run));
+  }
   const perRound: number[][] = cases.map(() => []);
   for (let r = 0; r < budget.rounds; r++) {
-    for (let i = 0; i < cases.length; i++) perRound[i]!.push((await timeOnce(cases[i]!.run, budget.msPerCase)) / (cases[i]!.opsPerRun ?? 1));
+    for (let i = 0; i < cases.length; i++) {
+      perRound[i]!.push((await timeOnce(cases[i]!.run, budget.msPerCase, batches[i]!)) / (cases[i]!.opsPerRun ?? 1));
+    }
   }
-  onRound?.(perRound);
-  return perRound.map(median);
+  return { figures: perRound.map(fastestRound), perRound };
+}
+
+/**
+ * A case's figure from its rounds: the fastest. Each round is already the median of a dozen or
+ * more samples, so no single lucky sample makes it; what makes a round slow is a phase of the
+ * machine (on the VMs we measure on, another tenant of the host slowing a core by 1.5-1.7× for
+ * tens to hundreds of milliseconds), which only ever adds time. The median of the rounds moves
+ * with how many rounds such phases hit; the fastest round is the one they spared.
+ */
+export function fastestRound(rounds: readonly number[]): number {
+  if (rounds.length === 0) throw new RangeError('fastestRound of no rounds');
+  return Math.min(...rounds);
 }
 
 /** The median of a non-empty list. */

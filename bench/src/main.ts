@@ -34,7 +34,7 @@ const only = args
   .split(',');
 const verbose = args.includes('--rounds'); // print every round's figure of every case (stderr)
 const withMemory = !args.includes('--no-memory') && (only === undefined || only.includes('9'));
-const budget: Budget = check ? { msPerCase: 80, rounds: 5 } : { msPerCase: 150, rounds: 9 };
+const budget: Budget = check ? { msPerCase: 20, rounds: 20 } : { msPerCase: 40, rounds: 30 };
 
 /** Which Breakwater code runs: the built dist (the default) or the sources (`tsx --conditions=@breakwater/source`). */
 function breakwaterCode(): string {
@@ -61,10 +61,10 @@ const measured: RowResult[] = [];
 for (const row of rows) {
   await row.prepare?.();
   const all = [row.floor, ...row.cases];
-  const figures = await timeGroup(all, budget, (perCase) => {
-    if (!verbose) return;
-    for (let i = 0; i < all.length; i++) process.stderr.write(`  ${all[i]!.name.slice(0, 44).padEnd(44)} ${perCase[i]!.map((x) => x.toFixed(0)).join(' ')}\n`);
-  });
+  const { figures, perRound } = await timeGroup(all, budget);
+  if (verbose) {
+    for (let i = 0; i < all.length; i++) process.stderr.write(`  ${all[i]!.name.slice(0, 44).padEnd(44)} ${perRound[i]!.map((x) => x.toFixed(0)).join(' ')}\n`);
+  }
   const [floorNs, ...caseNs] = figures;
   const result: RowResult = {
     id: row.id,
@@ -102,7 +102,7 @@ const header = [
   `Node ${process.version}, ${process.platform}/${process.arch}`,
   `Breakwater code: ${breakwaterCode()}`,
   `Date: ${new Date().toISOString()}`,
-  `Run: ${check ? 'check' : 'full'} (${budget.rounds} rounds × ${budget.msPerCase} ms per case; median of each round's mitata samples, then the median of the rounds), ${seconds} s`,
+  `Run: ${check ? 'check' : 'full'} (${budget.rounds} rounds × ${budget.msPerCase} ms per case; a round is the median of its samples, a case's figure its fastest round), ${seconds} s`,
 ];
 console.log(header.join('\n'));
 console.log(formatText(results, verdicts));
@@ -125,7 +125,8 @@ function renderResults(head: readonly string[], r: Results, v: Parameters<typeof
     '# Breakwater benchmarks — results',
     '',
     'Written by `pnpm bench` (see [README.md](README.md) for what each row measures and how the peers are configured).',
-    'ns/op is the median per operation; "× floor" divides by the row\'s floor (the bare work with no library);',
+    "ns/op is per operation: the median of a round's samples, in the case's fastest round (README.md, Method);",
+    '"× floor" divides by the row\'s floor (the bare work with no library);',
     '"× best peer" by the fastest peer of the row. A target speaks of *overhead*: ns/op minus the floor.',
     '',
     ...head.map((l) => `- ${l}`),

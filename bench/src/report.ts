@@ -364,7 +364,7 @@ export function formatText(results: Results, verdicts: readonly Verdict[]): stri
 export function formatMarkdown(results: Results, verdicts: readonly Verdict[]): string {
   const out: string[] = [];
   for (const r of results.rows) {
-    out.push(`### ${r.id}. ${r.title}`, '', '| name | ns/op (median) | × floor | × best peer |', '|---|---:|---:|---:|');
+    out.push(`### ${r.id}. ${r.title}`, '', '| name | ns/op | × floor | × best peer |', '|---|---:|---:|---:|');
     for (const l of tableLines(r)) out.push(`| ${l.name} | ${l.ns} | ${l.xFloor} | ${l.xBestPeer} |`);
     out.push('');
   }
