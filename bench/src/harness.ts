@@ -29,6 +29,27 @@ export async function batchFor(run: () => Promise<unknown>): Promise<number> {
   return Math.max(1, Math.min(4096, Math.round(250_000 / perRun)));
 }
 
+/** Times one sample: `batch` awaited calls of the case, in ns per call. */
+type Sampler = (batch: number) => Promise<number>;
+
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * A {@link Sampler} of `run`, compiled for it alone (as mitata compiles its loop per benchmark):
+ * one loop shared by every case would call a different `run` at the same call site, and that site,
+ * megamorphic, would add its own nanoseconds to every figure, floors included.
+ */
+export function samplerOf(run: () => Promise<unknown>): Sampler {
+  const loop = new AsyncFunction(
+    'run',
+    'batch',
+    `const t0 = performance.now();
+    for (let i = 0; i < batch; i++) await run();
+    return ((performance.now() - t0) * 1e6) / batch;`,
+  );
+  return (batch) => loop(run, batch) as Promise<number>;
+}
+
 /**
  * One round of one case: samples of `batch` awaited calls each, for `msPerCase` ms and at least
  * 12 samples; the median of the samples, in ns per call. No collection is forced before a round
@@ -37,14 +58,11 @@ export async function batchFor(run: () => Promise<unknown>): Promise<number> {
  * has learnt them again — for a retried call some thousands of calls at 2-4× its cost, which fell
  * on every round), and nothing is allocated but the samples.
  */
-export async function timeOnce(run: () => Promise<unknown>, msPerCase: number, batch: number): Promise<number> {
+export async function timeOnce(sample: Sampler, msPerCase: number, batch: number): Promise<number> {
   const samples: number[] = [];
   const end = performance.now() + msPerCase;
-  do {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) await run();
-    samples.push(((performance.now() - t0) * 1e6) / batch);
-  } while (samples.length < 12 || performance.now() < end);
+  do samples.push(await sample(batch));
+  while (samples.length < 12 || performance.now() < end);
   return median(samples);
 }
 
@@ -63,10 +81,11 @@ export async function timeGroup(cases: readonly Case[], budget: Budget): Promise
     while (performance.now() < warmUpEnd) await c.run();
     batches.push(await batchFor(c.run));
   }
+  const samplers = cases.map((c) => samplerOf(c.run));
   const perRound: number[][] = cases.map(() => []);
   for (let r = 0; r < budget.rounds; r++) {
     for (let i = 0; i < cases.length; i++) {
-      perRound[i]!.push((await timeOnce(cases[i]!.run, budget.msPerCase, batches[i]!)) / (cases[i]!.opsPerRun ?? 1));
+      perRound[i]!.push((await timeOnce(samplers[i]!, budget.msPerCase, batches[i]!)) / (cases[i]!.opsPerRun ?? 1));
     }
   }
   return { figures: perRound.map(fastestRound), perRound };
