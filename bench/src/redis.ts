@@ -3,7 +3,10 @@
  * `useRedisPackage: true`), both on one node-redis client of the same redis-server (`REDIS_URL`,
  * else 127.0.0.1:6379). An acquire is a network round trip, which the ns-per-op harness does not
  * fit: each round runs a fixed number of acquires of each library in turn (the order alternating
- * between rounds), and a row reports the median of the rounds.
+ * between rounds), and a row reports the median of the rounds. (Not the fastest round, as the
+ * ns rows do: here a round's time is mostly redis-server's and the socket's, on the same two
+ * cores, and one side's luckiest round — 75 µs against its usual 160-210 — says nothing of the
+ * code.)
  *
  * - 11a, latency: one acquire at a time (`await` each), µs per acquire.
  * - 11b, throughput: 100 acquires in flight (100 loops on the one client), acquires per second.
@@ -78,11 +81,12 @@ export async function measureRedis(check: boolean): Promise<RedisRowResult[]> {
     const peer: Acquire = () => flexible.consume('key');
     // Many short rounds, alternating: on a shared machine the load changes within seconds, and
     // both sides should see the same share of it.
-    const rounds = check ? 5 : 15;
-    const n = check ? 400 : 1000;
+    const rounds = check ? 10 : 30;
+    const n = check ? 200 : 500;
     // Warm-up: scripts loaded, code paths compiled.
-    await sequential(breakwater, 300);
-    await sequential(peer, 300);
+    // (the first rounds after 300 were still getting faster: 2 000 each, about half a second).
+    await sequential(breakwater, 2000);
+    await sequential(peer, 2000);
     const latency = await compare(
       rounds,
       () => sequential(breakwater, n),
