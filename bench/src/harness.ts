@@ -22,7 +22,7 @@ export interface Budget {
  * How many calls of `run` one sample times, so that a sample lasts about 0.25 ms whatever the
  * operation costs: 4096 calls of ~60 ns, 8 of ~30 µs, 1 of anything longer. Measured on warm code.
  */
-export async function batchFor(run: () => Promise<unknown>): Promise<number> {
+async function batchFor(run: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   for (let i = 0; i < 16; i++) await run();
   const perRun = ((performance.now() - t0) / 16) * 1e6;
@@ -39,7 +39,7 @@ const AsyncFunction = (async () => {}).constructor as new (...args: string[]) =>
  * one loop shared by every case would call a different `run` at the same call site, and that site,
  * megamorphic, would add its own nanoseconds to every figure, floors included.
  */
-export function samplerOf(run: () => Promise<unknown>): Sampler {
+function samplerOf(run: () => Promise<unknown>): Sampler {
   const loop = new AsyncFunction(
     'run',
     'batch',
@@ -58,7 +58,7 @@ export function samplerOf(run: () => Promise<unknown>): Sampler {
  * has learnt them again — for a retried call some thousands of calls at 2-4× its cost, which fell
  * on every round), and nothing is allocated but the samples.
  */
-export async function timeOnce(sample: Sampler, msPerCase: number, batch: number): Promise<number> {
+async function timeOnce(sample: Sampler, msPerCase: number, batch: number): Promise<number> {
   const samples: number[] = [];
   const end = performance.now() + msPerCase;
   do samples.push(await sample(batch));
@@ -98,7 +98,7 @@ export async function timeGroup(cases: readonly Case[], budget: Budget): Promise
  * tens to hundreds of milliseconds), which only ever adds time. The median of the rounds moves
  * with how many rounds such phases hit; the fastest round is the one they spared.
  */
-export function fastestRound(rounds: readonly number[]): number {
+function fastestRound(rounds: readonly number[]): number {
   if (rounds.length === 0) throw new RangeError('fastestRound of no rounds');
   return Math.min(...rounds);
 }
