@@ -13,6 +13,41 @@ const FINISHED = 2;
 const ABORTED = 3;
 
 /**
+ * What a call holds only once it is more than its primary: a hedged attempt started (or the
+ * budget refused one), a handled failure asks for the next, or its caller can abort it. Made
+ * then, so that a call whose primary answers alone — nearly every call — carries none of it.
+ */
+class Race<T> {
+  /** The hedged attempts' contexts: attempts 2, 3, …, in order. */
+  readonly hedges: HedgeAttempt[] = [];
+  /** Attempts settled so far. */
+  settled = 0;
+  /** The budget refused a hedge: no other starts. */
+  refused = false;
+  /**
+   * The outcome the caller gets, once decided: attempt `winner`'s. Before that, the primary's
+   * once it failed (handled): the caller's if every attempt fails.
+   */
+  winner = 0;
+  winnerOk = false;
+  winnerValue: unknown;
+  successful = false;
+  /** What settles the caller's promise when it is not the primary's own follower. */
+  resolve: ((value: T) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
+  /** Ends the watch on the caller's signal. */
+  stopAbort: (() => void) | undefined;
+
+  /** A promise of the caller's outcome that {@link resolve} and {@link reject} settle. */
+  later(): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+}
+
+/**
  * One hedged call, read top to bottom (contract: docs/hedging.md): the primary starts; after
  * `delay` without an answer, or at once after a handled failure, the next attempt starts (each
  * with its own signal and `attempt`, each hedge allowed by the budget); the first outcome that is
@@ -21,6 +56,9 @@ const ABORTED = 3;
  * left running), or at once with the reason when it aborts (every attempt's signal aborts too).
  * Its delay is kept by the hedge's one timer ({@link HedgeTimer}): a call is linked there while
  * its delay runs, so a call answered in time sets no timer of its own.
+ *
+ * A call whose primary answers alone ends in {@link afterPrimary}'s first branch and carries only
+ * the fields here; everything a second attempt or a caller's abort needs is its {@link Race}.
  */
 export class HedgedCall<T> extends AsyncResource implements DueCall {
   readonly promise: Promise<T>;
@@ -35,25 +73,11 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
   readonly #delayMs: number;
   /** When the call started (a percentile delay records its duration), else NaN. */
   readonly #startMs: number;
-  /** What settles the caller's promise when the primary settles before the other attempts. */
-  #resolveRest: ((value: T) => void) | undefined;
-  #rejectRest: ((error: unknown) => void) | undefined;
-  /** The primary's context, and the hedged attempts' (made at the first hedge). */
-  #primary: HedgeAttempt | undefined;
-  #hedges: HedgeAttempt[] | undefined;
+  /** The primary's context. */
+  readonly #primary: HedgeAttempt;
+  #race: Race<T> | undefined;
   #state = RUNNING;
-  #started = 0;
-  #settled = 0;
-  #refused = false;
-  /**
-   * The outcome the caller gets, once decided: attempt `#winner`'s. Before that, the primary's
-   * once it failed (handled): the caller's if every attempt fails.
-   */
-  #winner = 0;
-  #winnerOk = false;
-  #winnerValue: unknown;
-  #successful = false;
-  #stopAbort: (() => void) | undefined;
+
   constructor(recorder: HedgeRecorder, fn: PolicyFn<T>, signal: AbortSignal) {
     // The call is an async resource of its own: it captures the async context the call starts in
     // (its AsyncLocalStorage stores: a trace's active span, a request's logger). The hedge's one
@@ -73,10 +97,11 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
       now = this.#startMs = config.clock.now();
       this.#delayMs = recorder.delay.current(now);
     }
+    this.#primary = new HedgeAttempt(1);
     if (signal === NEVER_ABORTED) {
       // No abort to race: the caller's promise is the one following the primary (no promise of
       // its own when the primary settles last, as it does when no hedge started).
-      const primary = this.#launch();
+      const primary = invoke(fn, this.#primary);
       this.promise = recorder.lend(this)
         ? (primary.then(recorder.onPrimaryValue, recorder.onPrimaryError) as Promise<T>)
         : primary.then(
@@ -85,25 +110,27 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
           );
     } else {
       // A promise of its own, which the caller's abort rejects at once.
-      this.promise = new Promise<T>((resolve, reject) => {
-        this.#resolveRest = resolve;
-        this.#rejectRest = reject;
-      });
-      this.#stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
-      this.#follow(1, this.#launch());
+      const race = (this.#race = new Race<T>());
+      this.promise = race.later();
+      race.stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
+      this.#follow(1, invoke(fn, this.#primary));
     }
-    if (this.#delayMs === 0) {
-      while (this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) this.#hedge('delay');
-    } else this.#armTimer(now);
+    if (this.#delayMs > 0) {
+      if (this.#state === RUNNING) recorder.timer.add(this, now + this.#delayMs, now);
+    } else if (this.#delayMs === 0) {
+      while (this.#state === RUNNING && this.#mayHedge()) this.#hedge('delay');
+    }
   }
 
-  /** Starts the next attempt with a context of its own; returns its outcome. */
-  #launch(): Promise<T> {
-    const attempt = ++this.#started;
-    const ctx = new HedgeAttempt(attempt);
-    if (attempt === 1) this.#primary = ctx;
-    else (this.#hedges ??= []).push(ctx);
-    return invoke(this.#fn, ctx);
+  /** Attempts started so far. */
+  get #started(): number {
+    return this.#race === undefined ? 1 : 1 + this.#race.hedges.length;
+  }
+
+  /** Whether another attempt may start: one is left and the budget has not refused this call one. */
+  #mayHedge(): boolean {
+    const race = this.#race;
+    return race === undefined || (!race.refused && 1 + race.hedges.length < this.#recorder.maxAttempts);
   }
 
   #follow(attempt: number, outcome: Promise<T>): void {
@@ -118,24 +145,23 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
    * settled (it throws the error), else a promise of it, which {@link #finish} settles.
    */
   afterPrimary(ok: boolean, value: unknown): T | Promise<T> {
-    this.#onOutcome(1, ok, value);
-    if (this.#state === FINISHED) {
-      if (this.#winnerOk) return this.#winnerValue as T;
-      throw this.#winnerValue;
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.#resolveRest = resolve;
-      this.#rejectRest = reject;
-    });
-  }
-
-  /** After a positive delay from `now`, the next attempt unless an answer came first. */
-  #armTimer(now: number): void {
-    const timer = this.#recorder.timer;
-    timer.remove(this);
-    if (this.#delayMs > 0 && this.#state === RUNNING && this.#started < this.#recorder.maxAttempts && !this.#refused) {
-      timer.add(this, now + this.#delayMs, now);
-    }
+    if (this.#race === undefined) {
+      // Alone so far (no hedge started, no signal: still running). An outcome not handled is the
+      // call's; a handled failure makes the call a race, which starts the next attempt.
+      const handled = this.#recorder.handles(ok, value);
+      if (!handled) {
+        this.#state = FINISHED;
+        this.#stopWaiting(ok);
+        this.#recorder.ended(1, 1, ok, value);
+        if (ok) return value as T;
+        throw value;
+      }
+      this.#race = new Race<T>();
+      this.#settle(1, ok, value, true);
+    } else this.#onOutcome(1, ok, value);
+    if (this.#state !== FINISHED) return this.#race.later();
+    if (this.#race.winnerOk) return this.#race.winnerValue as T;
+    throw this.#race.winnerValue;
   }
 
   /** The delay elapsed with no outcome chosen (the hedge's timer calls it, the call unlinked): the hedge starts in the call's own async context. */
@@ -149,76 +175,99 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
 
   /** Starts a hedged attempt if the call is still running, has attempts left and the budget allows one. */
   #hedge(reason: 'delay' | 'failure'): void {
-    if (this.#state !== RUNNING || this.#started >= this.#recorder.maxAttempts || this.#refused) return;
-    const attempt = this.#started + 1;
+    if (this.#state !== RUNNING || !this.#mayHedge()) return;
+    const race = (this.#race ??= new Race<T>());
+    const attempt = 2 + race.hedges.length;
     const budget = this.#recorder.config.budget;
     if (budget !== undefined && !tryTake(budget)) {
-      this.#refused = true;
+      race.refused = true;
       this.#recorder.refused(attempt);
       this.#recorder.timer.remove(this);
       return;
     }
     this.#recorder.hedging(attempt, reason === 'delay' ? Math.max(0, this.#delayMs) : 0, reason);
     if (this.#state !== RUNNING) return; // onHedging or a listener aborted the caller
-    this.#follow(attempt, this.#launch());
-    if (this.#delayMs > 0) this.#armTimer(this.#recorder.config.clock.now());
+    const ctx = new HedgeAttempt(attempt);
+    race.hedges.push(ctx);
+    this.#follow(attempt, invoke(this.#fn, ctx));
+    if (this.#delayMs > 0) {
+      const timer = this.#recorder.timer;
+      timer.remove(this);
+      if (this.#state === RUNNING && this.#mayHedge()) {
+        const now = this.#recorder.config.clock.now();
+        timer.add(this, now + this.#delayMs, now);
+      }
+    }
   }
 
+  /** Attempt `attempt` of a race settled: counted, and its outcome weighed while no outcome is chosen. */
   #onOutcome(attempt: number, ok: boolean, value: unknown): void {
-    this.#settled++;
+    this.#settle(attempt, ok, value, this.#state === RUNNING && this.#recorder.handles(ok, value));
+  }
+
+  /** Attempt `attempt` settled; `handled`: it is a failure to hedge past (read only while running). */
+  #settle(attempt: number, ok: boolean, value: unknown, handled: boolean): void {
+    const race = this.#race!;
+    race.settled++;
     if (this.#state === RUNNING) {
-      if (!this.#recorder.handles(ok, value)) this.#decide(attempt, ok, value, ok);
+      if (!handled) this.#decide(attempt, ok, value, ok);
       else {
         if (attempt === 1) {
-          this.#winnerOk = ok;
-          this.#winnerValue = value;
+          race.winnerOk = ok;
+          race.winnerValue = value;
         }
         this.#hedge('failure');
         // Every attempt started has failed and none can start: the primary's outcome.
-        if (this.#state === RUNNING && this.#settled === this.#started) this.#decide(1, this.#winnerOk, this.#winnerValue, false);
+        if (this.#state === RUNNING && race.settled === this.#started) this.#decide(1, race.winnerOk, race.winnerValue, false);
       }
     }
-    if (this.#state === DECIDED && this.#settled === this.#started) this.#finish();
+    if (this.#state === DECIDED && race.settled === this.#started) this.#finish();
   }
 
   /** The caller will get attempt `winner`'s outcome: no more attempts, every other one aborted. */
   #decide(winner: number, ok: boolean, value: unknown, successful: boolean): void {
+    const race = this.#race!;
     this.#state = DECIDED;
-    this.#winner = winner;
-    this.#winnerOk = ok;
-    this.#winnerValue = value;
-    this.#successful = successful;
+    race.winner = winner;
+    race.winnerOk = ok;
+    race.winnerValue = value;
+    race.successful = successful;
+    this.#stopWaiting(successful);
+    if (winner !== 1) this.#primary.abort(lostReason(1, winner));
+    for (const h of race.hedges) if (h.attempt !== winner) h.abort(lostReason(h.attempt, winner));
+  }
+
+  /** An outcome is chosen: the delay no longer runs; a successful call's duration is recorded (a percentile delay). */
+  #stopWaiting(successful: boolean): void {
     this.#recorder.timer.remove(this);
     if (successful && !Number.isNaN(this.#startMs)) {
       const now = this.#recorder.config.clock.now();
       this.#recorder.delay.record(now - this.#startMs, now);
     }
-    if (this.#started > 1) {
-      if (winner !== 1) this.#primary?.abort(lostReason(1, winner));
-      for (const h of this.#hedges!) if (h.attempt !== winner) h.abort(lostReason(h.attempt, winner));
-    }
   }
 
   /** Every attempt has settled: the caller gets the decided outcome. */
   #finish(): void {
+    const race = this.#race!;
     this.#state = FINISHED;
-    this.#stopAbort?.();
-    this.#recorder.ended(this.#started, this.#winner, this.#successful, this.#winnerValue);
+    race.stopAbort?.();
+    this.#recorder.ended(this.#started, race.winner, race.successful, race.winnerValue);
     // Settled by the primary's handler when the primary settles last, else by these.
-    if (this.#winnerOk) this.#resolveRest?.(this.#winnerValue as T);
-    else this.#rejectRest?.(this.#winnerValue);
+    if (race.winnerOk) race.resolve?.(race.winnerValue as T);
+    else race.reject?.(race.winnerValue);
   }
 
   /** The caller aborted: it gets the reason at once; every attempt's signal aborts, none starts. */
   #onCallerAbort(reason: unknown): void {
     if (this.#state >= FINISHED) return;
+    const race = this.#race!;
     this.#state = ABORTED;
-    this.#stopAbort?.();
+    race.stopAbort?.();
     this.#recorder.timer.remove(this);
-    this.#primary?.abort(reason);
-    if (this.#hedges !== undefined) for (const h of this.#hedges) h.abort(reason);
+    this.#primary.abort(reason);
+    for (const h of race.hedges) h.abort(reason);
     this.#recorder.aborted(this.#started, reason);
-    this.#rejectRest!(reason);
+    race.reject!(reason);
   }
 }
 
