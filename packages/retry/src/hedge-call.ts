@@ -98,28 +98,37 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
       this.#delayMs = recorder.delay.current(now);
     }
     this.#primary = new HedgeAttempt(1);
-    if (signal === NEVER_ABORTED) {
-      // No abort to race: the caller's promise is the one following the primary (no promise of
-      // its own when the primary settles last, as it does when no hedge started).
-      const primary = invoke(fn, this.#primary);
-      this.promise = recorder.lend(this)
-        ? (primary.then(recorder.onPrimaryValue, recorder.onPrimaryError) as Promise<T>)
-        : primary.then(
-            (value) => this.afterPrimary(true, value),
-            (error: unknown) => this.afterPrimary(false, error),
-          );
-    } else {
-      // A promise of its own, which the caller's abort rejects at once.
-      const race = (this.#race = new Race<T>());
-      this.promise = race.later();
-      race.stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
-      this.#follow(1, invoke(fn, this.#primary));
-    }
+    this.promise = signal === NEVER_ABORTED ? this.#followPrimary(recorder) : this.#raceCaller(signal);
     if (this.#delayMs > 0) {
       if (this.#state === RUNNING) recorder.timer.add(this, now + this.#delayMs, now);
-    } else if (this.#delayMs === 0) {
-      while (this.#state === RUNNING && this.#mayHedge()) this.#hedge('delay');
-    }
+    } else if (this.#delayMs === 0) this.#hedgeAtOnce();
+  }
+
+  /**
+   * No caller's abort to race: starts the primary and answers the promise following it (no
+   * promise of its own when the primary settles last, as it does when no hedge started).
+   */
+  #followPrimary(recorder: HedgeRecorder): Promise<T> {
+    const primary = invoke(this.#fn, this.#primary);
+    if (recorder.lend(this)) return primary.then(recorder.onPrimaryValue, recorder.onPrimaryError) as Promise<T>;
+    return primary.then(
+      (value) => this.afterPrimary(true, value),
+      (error: unknown) => this.afterPrimary(false, error),
+    );
+  }
+
+  /** A caller's signal: a promise of the call's own, which the caller's abort rejects at once; then the primary starts. */
+  #raceCaller(signal: AbortSignal): Promise<T> {
+    const race = (this.#race = new Race<T>());
+    const promise = race.later();
+    race.stopAbort = onAbort(signal, () => this.#onCallerAbort(signal.reason));
+    this.#follow(1, invoke(this.#fn, this.#primary));
+    return promise;
+  }
+
+  /** A delay of 0: every hedge the budget allows starts now, beside the primary. */
+  #hedgeAtOnce(): void {
+    while (this.#state === RUNNING && this.#mayHedge()) this.#hedge('delay');
   }
 
   /** Attempts started so far. */

@@ -35,6 +35,11 @@ export class HedgeTimer {
   readonly #lazy: boolean;
   #head: DueCall | undefined;
   #tail: DueCall | undefined;
+  /**
+   * The call added last, kept beside the list until the next call comes (or the timer fires):
+   * a call that ends before then — one at a time, each answered in time — never touches the list.
+   */
+  #newest: DueCall | undefined;
   #handle: TimerHandle | undefined;
   /** The due time the timer is armed for (Infinity: none). */
   #armedFor = Number.POSITIVE_INFINITY;
@@ -46,10 +51,21 @@ export class HedgeTimer {
     this.#lazy = clock === systemClock;
   }
 
-  /** Links `call`, due at `due` (`now` is the clock's reading), and arms the timer if it must now fire sooner. */
+  /** Adds `call`, due at `due` (`now` is the clock's reading), and arms the timer if it must now fire sooner. */
   add(call: DueCall, due: number, now: number): void {
+    if (this.#newest !== undefined) this.#link(this.#newest);
     call.due = due;
     call.queued = true;
+    this.#newest = call;
+    // The timer is armed for the earliest due time (or one before it): sooner only if this is sooner.
+    if (due < this.#armedFor) this.#arm(due, now);
+    if (!this.#holding && this.#handle !== undefined) this.#holding = holdProcess(this.#handle);
+  }
+
+  /** Links the newest call into the list, in due order (a short walk back from the end). */
+  #link(call: DueCall): void {
+    this.#newest = undefined;
+    const due = call.due;
     let after = this.#tail;
     while (after !== undefined && after.due > due) after = after.prev;
     const before = after === undefined ? this.#head : after.next;
@@ -59,23 +75,23 @@ export class HedgeTimer {
     else after.next = call;
     if (before === undefined) this.#tail = call;
     else before.prev = call;
-    // A call that is not first is due no sooner than the first, for which the timer is armed.
-    if (after === undefined && due < this.#armedFor) this.#arm(due, now);
-    if (!this.#holding && this.#handle !== undefined) this.#holding = holdProcess(this.#handle);
   }
 
-  /** Unlinks `call` (nothing if it is not linked); the timer goes with the last call, but on `systemClock`. */
+  /** Takes `call` out (nothing if it is not in); the timer goes with the last call, but on `systemClock`. */
   remove(call: DueCall): void {
     if (!call.queued) return;
     call.queued = false;
-    const { prev, next } = call;
-    if (prev === undefined) this.#head = next;
-    else prev.next = next;
-    if (next === undefined) this.#tail = prev;
-    else next.prev = prev;
-    call.prev = undefined;
-    call.next = undefined;
-    if (this.#head !== undefined) return;
+    if (call === this.#newest) this.#newest = undefined;
+    else {
+      const { prev, next } = call;
+      if (prev === undefined) this.#head = next;
+      else prev.next = next;
+      if (next === undefined) this.#tail = prev;
+      else next.prev = prev;
+      call.prev = undefined;
+      call.next = undefined;
+    }
+    if (this.#head !== undefined || this.#newest !== undefined) return;
     if (this.#holding) {
       this.#holding = false;
       releaseProcess();
@@ -98,6 +114,7 @@ export class HedgeTimer {
     this.#handle = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
+    if (this.#newest !== undefined) this.#link(this.#newest);
     let call = this.#head;
     while (call !== undefined && call.due <= now) {
       this.remove(call);
