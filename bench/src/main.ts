@@ -77,7 +77,7 @@ for (const row of rows) {
 }
 const memory: MemoryResult[] = withMemory ? await measureMemory(check ? 200_000 : 1_000_000) : [];
 const scrape = withScrape ? [await measureScrape(10_000, check ? 1 : 3)] : [];
-const redis = only === undefined || only.includes('11') ? await measureRedis(check) : [];
+const redis = only === undefined || only.includes('11') ? await measureRedis() : [];
 // Row 13: the simulator's engine, 1 h of 1 000 requests/s (a quarter of it for --check: judged as a rate).
 const simulator = only === undefined || only.includes('13') ? [measureSimulator(check ? 15 : 60, 1)] : [];
 // Row 15: the adaptive limiter's targets on the scenario the repository ships (a quality, not a speed).

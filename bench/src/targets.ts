@@ -107,7 +107,7 @@ export const TARGETS: readonly Target[] = [
   // 11b's 100 loops resume together on each reply, so their next acquires are one batch of 100.
   explained(
     redisAgainstPeer('11a', 1.1),
-    "One round trip each (a batch of one): 0.96-1.09x over eleven runs at a load of 1.3-2.3, one run at 1.17x when the load changed mid-run. What is left is Redis's time per call: about 5.5 µs for Breakwater's script (TIME, GET and SET of the cycle state, the arithmetic) against 3.7-4.0 µs for rate-limiter-flexible's fixed-window INCRBY (INFO commandstats); Node's CPU per acquire is level (38-47 µs of process CPU each, most of it node-redis and the socket).",
+    "One round trip each (a batch of one): 1.06-1.08x over three runs of 30 x 500 on 2026-12-03 (round trips of 80-110 µs, redis-server on the same two cores). What is left is Redis's time per call: 10.1-10.3 µs for Breakwater's script (TIME, GET and SET of the cycle state, the arithmetic) against 7.1 µs for rate-limiter-flexible's EVAL of INCRBY and PTTL (INFO commandstats); Node's CPU per acquire is within a few µs (most of it node-redis and the socket).",
   ),
   explained(
     redisAgainstPeer('11b', 1.0),
