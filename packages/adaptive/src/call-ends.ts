@@ -56,20 +56,28 @@ export class CallEnds {
     const now = this.#clock.now();
     const rtt = now - start;
     const didDrop = outcome === 1;
-    const events = this.#events;
-    if (events.wants('callFinished')) events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop, ignored: outcome === 2 });
+    if (this.#events.wants('callFinished')) this.#emitFinished(lane, rtt, outcome);
     const notify = this.#observers.notify;
     if (notify !== undefined) notify(CALL_KINDS[outcome]!, rtt);
     const slots = this.#slots;
     if (outcome !== 2) {
       const previous = slots.limit;
       const limit = this.#feed.sample(now, rtt, inFlight, didDrop);
-      if (limit !== previous) {
-        slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed below
-        if (events.wants('limitChanged')) events.emit('limitChanged', { previous, limit });
-      }
+      if (limit !== previous) this.#limitChanged(previous, limit);
     }
     slots.free(lane);
+  }
+
+  // The rare parts of a call's end, out of `finish` (which every call runs): the engine inlines
+  // a short `finish` into the limiter's outcome handler.
+
+  #emitFinished(lane: number, rtt: number, outcome: TokenOutcome): void {
+    this.#events.emit('callFinished', { partition: this.#names[lane], rtt, didDrop: outcome === 1, ignored: outcome === 2 });
+  }
+
+  #limitChanged(previous: number, limit: number): void {
+    this.#slots.setLimit(limit); // the new slots, if any, go to waiters when this one is freed (finish)
+    if (this.#events.wants('limitChanged')) this.#events.emit('limitChanged', { previous, limit });
   }
 
   #isDrop(error: unknown): boolean {

@@ -43,12 +43,16 @@ export class LimitFeed {
       callbackThrew(this.#source, 'algorithm.onSample', algorithm, error, 'the limit stays as it was');
       return this.#limit;
     }
-    if (next === this.#limit) return next; // the limit held (most samples): nothing to check
+    return next === this.#limit ? next : this.#adopt(next); // the limit held (most samples): nothing to check
+  }
+
+  /** The algorithm answered `next`, not the limit in force: the new limit if it is one, else the old (reported once). */
+  #adopt(next: unknown): number {
     const limit = this.#accept(next);
     if (limit === undefined) {
       warnOnce(
-        algorithm,
-        `${this.#source}: algorithm '${String(algorithm.name)}' returned ${describeValue(next)}, not a finite number >= 1; the limit stays at ${this.#limit} (reported once)`,
+        this.#algorithm,
+        `${this.#source}: algorithm '${String(this.#algorithm.name)}' returned ${describeValue(next)}, not a finite number >= 1; the limit stays at ${this.#limit} (reported once)`,
         'BreakwaterCallbackWarning',
       );
       return this.#limit;
