@@ -1,6 +1,6 @@
 import { callbackThrew, describeValue, warnOnce } from '@breakwater/core/internal';
 import type { LimitAlgorithm } from './limit/algorithm.js';
-import { sampleNumbersOf, type SampleNumbers } from './limit/sample-numbers.js';
+import { windowedOf, type WindowedLimit } from './limit/windowed.js';
 
 /**
  * Feeds samples to an adaptive limiter's algorithm and reads the limit it returns, as a user
@@ -12,14 +12,14 @@ import { sampleNumbersOf, type SampleNumbers } from './limit/sample-numbers.js';
 export class LimitFeed {
   readonly #source: string;
   readonly #algorithm: LimitAlgorithm;
-  /** The algorithm's object-free path (the built-in window's), if it has one: no `LimitSample` per call. */
-  readonly #numbers: SampleNumbers | undefined;
+  /** The built-in window, if the algorithm is one: fed numbers, no `LimitSample` per call. */
+  readonly #windowed: WindowedLimit | undefined;
   #limit: number;
 
   constructor(source: string, algorithm: LimitAlgorithm) {
     this.#source = source;
     this.#algorithm = algorithm;
-    this.#numbers = sampleNumbersOf(algorithm);
+    this.#windowed = windowedOf(algorithm);
     const initial = this.#accept(algorithm.limit);
     if (initial === undefined) {
       throw new RangeError(`${source}: algorithm.limit must be a finite number >= 1, got ${describeValue(algorithm.limit)}`);
@@ -35,10 +35,10 @@ export class LimitFeed {
   /** Feeds one sample; returns the limit in force after it. */
   sample(at: number, rtt: number, inFlight: number, didDrop: boolean): number {
     const algorithm = this.#algorithm;
-    const numbers = this.#numbers;
+    const windowed = this.#windowed;
     let next: unknown;
     try {
-      next = numbers === undefined ? algorithm.onSample({ at, rtt, inFlight, didDrop }) : numbers(at, rtt, inFlight, didDrop);
+      next = windowed === undefined ? algorithm.onSample({ at, rtt, inFlight, didDrop }) : windowed.add(at, rtt, inFlight, didDrop);
     } catch (error) {
       callbackThrew(this.#source, 'algorithm.onSample', algorithm, error, 'the limit stays as it was');
       return this.#limit;

@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
 import { aimd } from './aimd.js';
-import { sampleNumbersOf } from './sample-numbers.js';
-import { windowed } from './windowed.js';
+import { windowed, windowedOf } from './windowed.js';
 
 /** An algorithm that records what it is fed; its limit counts the samples. */
 function recorder(): LimitAlgorithm & { readonly fed: LimitSample[] } {
@@ -130,18 +129,18 @@ describe('windowed: options', () => {
           const byNumbers = recorder();
           const a = windowed(byObject, options);
           const b = windowed(byNumbers, options);
-          const numbers = sampleNumbersOf(b)!;
-          expect(numbers).toBeTypeOf('function');
+          const numbers = windowedOf(b)!;
+          expect(numbers).toBeDefined();
           let at = 0;
           for (const s of steps) {
             at += s.dt;
-            expect(numbers(at, s.rtt, s.inFlight, s.didDrop)).toBe(a.onSample({ at, rtt: s.rtt, inFlight: s.inFlight, didDrop: s.didDrop }));
+            expect(numbers.add(at, s.rtt, s.inFlight, s.didDrop)).toBe(a.onSample({ at, rtt: s.rtt, inFlight: s.inFlight, didDrop: s.didDrop }));
           }
           expect(byNumbers.fed).toEqual(byObject.fed);
         },
       ),
       { numRuns: 300 },
     );
-    expect(sampleNumbersOf(aimd())).toBeUndefined(); // a LimitAlgorithm of its own is fed objects
+    expect(windowedOf(aimd())).toBeUndefined(); // a LimitAlgorithm of its own is fed objects
   });
 });

@@ -5,7 +5,6 @@
 import { ConfigReader, type Duration } from '@breakwater/core';
 import { describeValue } from '@breakwater/core/internal';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
-import { takesNumbers } from './sample-numbers.js';
 
 /**
  * Options of {@link windowed}. Defaults are Netflix's `WindowedLimit`.
@@ -55,55 +54,88 @@ export function windowed(algorithm: LimitAlgorithm, options?: WindowedOptions): 
     throw new TypeError(`windowed: algorithm must be a LimitAlgorithm (name, limit, onSample), got ${describeValue(algorithm)}`);
   }
 
-  let openedAt = 0;
-  let lastAt = 0;
-  let count = 0; // calls in the window, drops included
-  let rttMean = 0;
-  let rttCount = 0;
-  let minRtt = Infinity;
-  let maxInFlight = 0;
-  let didDrop = false;
+  return new WindowedLimit(algorithm, minWindowTime, maxWindowTime, windowSize, minRttThreshold);
+}
 
-  // One call's sample as numbers (the limiter's path, no object per call) or read from a
-  // LimitSample (`onSample`): the same checks either way.
-  function add(sampleAt: unknown, rtt: unknown, inFlight: unknown, drop: boolean): number {
-    const timed = typeof rtt === 'number' && Number.isFinite(rtt) && rtt >= minRttThreshold;
-    if (!drop && !timed) return algorithm.limit;
-    // A time that is not one is read as the last time seen: it can neither open a window in the past nor close one early.
-    const at = typeof sampleAt === 'number' && Number.isFinite(sampleAt) ? sampleAt : lastAt;
-    lastAt = at;
-    if (count === 0) openedAt = at;
-    count++;
-    if (typeof inFlight === 'number' && Number.isFinite(inFlight) && inFlight > maxInFlight) maxInFlight = inFlight;
-    if (drop) didDrop = true;
-    else {
-      // A running mean, not a sum: huge rtts cannot overflow it to Infinity.
-      rttCount++;
-      rttMean += ((rtt as number) - rttMean) / rttCount;
-      if ((rtt as number) < minRtt) minRtt = rtt as number;
-    }
-    const span = Math.min(maxWindowTime, Math.max(minWindowTime, 2 * minRtt));
-    if (count < windowSize || at - openedAt < span) return algorithm.limit;
-    const summary: LimitSample = { at, rtt: rttCount > 0 ? rttMean : 0, inFlight: maxInFlight, didDrop };
-    count = 0;
-    rttMean = 0;
-    rttCount = 0;
-    minRtt = Infinity;
-    maxInFlight = 0;
-    didDrop = false;
-    return algorithm.onSample(summary);
+/**
+ * The algorithm {@link windowed} builds. A class, not a closure per limiter, so that the limiter's
+ * call to {@link add} (every call) is one method on one prototype however many limiters a process
+ * has, and the engine inlines it; the limiter finds it with {@link windowedOf}. Internal: the
+ * package exports `windowed()`, which returns a `LimitAlgorithm`.
+ */
+export class WindowedLimit implements LimitAlgorithm {
+  readonly name: string;
+  readonly #algorithm: LimitAlgorithm;
+  readonly #minWindowTime: number;
+  readonly #maxWindowTime: number;
+  readonly #windowSize: number;
+  readonly #minRttThreshold: number;
+  #openedAt = 0;
+  #lastAt = 0;
+  /** Calls in the window, drops included. */
+  #count = 0;
+  #rttMean = 0;
+  #rttCount = 0;
+  #minRtt = Number.POSITIVE_INFINITY;
+  #maxInFlight = 0;
+  #didDrop = false;
+
+  constructor(algorithm: LimitAlgorithm, minWindowTime: number, maxWindowTime: number, windowSize: number, minRttThreshold: number) {
+    this.name = algorithm.name;
+    this.#algorithm = algorithm;
+    this.#minWindowTime = minWindowTime;
+    this.#maxWindowTime = maxWindowTime;
+    this.#windowSize = windowSize;
+    this.#minRttThreshold = minRttThreshold;
   }
 
-  return takesNumbers(
-    {
-      name: algorithm.name,
-      get limit() {
-        return algorithm.limit;
-      },
-      onSample(sample: LimitSample): number {
-        return add(sample.at, sample.rtt, sample.inFlight, sample.didDrop === true);
-      },
-    },
-    add,
-  );
+  get limit(): number {
+    return this.#algorithm.limit;
+  }
+
+  onSample(sample: LimitSample): number {
+    return this.add(sample.at, sample.rtt, sample.inFlight, sample.didDrop === true);
+  }
+
+  /**
+   * One call's sample as numbers (the limiter's path, no object per call) or read from a
+   * `LimitSample` ({@link onSample}): the same checks either way. Returns the limit after it.
+   */
+  add(sampleAt: unknown, rtt: unknown, inFlight: unknown, drop: boolean): number {
+    const timed = typeof rtt === 'number' && Number.isFinite(rtt) && rtt >= this.#minRttThreshold;
+    if (!drop && !timed) return this.#algorithm.limit;
+    // A time that is not one is read as the last time seen: it can neither open a window in the past nor close one early.
+    const at = typeof sampleAt === 'number' && Number.isFinite(sampleAt) ? sampleAt : this.#lastAt;
+    this.#lastAt = at;
+    if (this.#count === 0) this.#openedAt = at;
+    this.#count++;
+    if (typeof inFlight === 'number' && Number.isFinite(inFlight) && inFlight > this.#maxInFlight) this.#maxInFlight = inFlight;
+    if (drop) this.#didDrop = true;
+    else {
+      // A running mean, not a sum: huge rtts cannot overflow it to Infinity.
+      this.#rttCount++;
+      this.#rttMean += ((rtt as number) - this.#rttMean) / this.#rttCount;
+      if ((rtt as number) < this.#minRtt) this.#minRtt = rtt as number;
+    }
+    const span = Math.min(this.#maxWindowTime, Math.max(this.#minWindowTime, 2 * this.#minRtt));
+    if (this.#count < this.#windowSize || at - this.#openedAt < span) return this.#algorithm.limit;
+    return this.#close(at);
+  }
+
+  /** The window closes at `at`: its summary goes to the algorithm; the next sample opens a new one. */
+  #close(at: number): number {
+    const summary: LimitSample = { at, rtt: this.#rttCount > 0 ? this.#rttMean : 0, inFlight: this.#maxInFlight, didDrop: this.#didDrop };
+    this.#count = 0;
+    this.#rttMean = 0;
+    this.#rttCount = 0;
+    this.#minRtt = Number.POSITIVE_INFINITY;
+    this.#maxInFlight = 0;
+    this.#didDrop = false;
+    return this.#algorithm.onSample(summary);
+  }
+}
+
+/** The {@link WindowedLimit} behind `algorithm`, if `windowed()` built it (its numbers path), else `undefined` (fed `LimitSample` objects). */
+export function windowedOf(algorithm: LimitAlgorithm): WindowedLimit | undefined {
+  return algorithm instanceof WindowedLimit ? algorithm : undefined;
 }
