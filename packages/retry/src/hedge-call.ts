@@ -156,7 +156,7 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
   afterPrimary(ok: boolean, value: unknown): T | Promise<T> {
     if (this.#race === undefined) {
       // Alone so far (no hedge started, no signal: still running). An outcome not handled is the
-      // call's; a handled failure makes the call a race, which starts the next attempt.
+      // call's; a handled failure makes the call a race (the next attempt starts if it may).
       const handled = this.#recorder.handles(ok, value);
       if (!handled) {
         this.#state = FINISHED;

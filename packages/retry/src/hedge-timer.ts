@@ -19,7 +19,7 @@ export interface DueCall {
  * delay (a monotonic clock), a short walk back from the end for a percentile one — and one timer
  * is armed for the earliest. A call answered before its delay leaves the list in O(1), with no
  * timer of its own to set and clear: a call whose delay never elapses costs a clock reading and
- * two links, not a timer.
+ * a place beside the list (the call added last waits there until the next comes), not a timer.
  *
  * When the list empties, the timer is cleared — except on `systemClock`, where it is left to
  * fire (unref'd: it never keeps the process alive) and finds nothing, so that calls one after
