@@ -4,7 +4,7 @@
 
 import { ConfigReader, type Duration } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
-import { readLimits, readSample, toLimit } from './limits.js';
+import { readLimits, readSample, type ResolvedLimits, toLimit } from './limits.js';
 
 /**
  * Options of {@link aimd}. Defaults are Netflix's `AIMDLimit`.
@@ -48,17 +48,33 @@ export function aimd(options?: AimdOptions): LimitAlgorithm {
   const backoffRatio = read.number('backoffRatio', 0.9, { gte: 0.5, lte: 1 });
   if (backoffRatio === 1) read.fail('backoffRatio', 'in [0.5, 1)', backoffRatio);
   const timeout = read.duration('timeout', 5000, { gt: 0 });
-  let limit = limits.initialLimit;
-  return {
-    name: 'aimd',
-    get limit() {
-      return limit;
-    },
-    onSample(sample: LimitSample): number {
-      const { rtt, inFlight, didDrop } = readSample(sample);
-      if (didDrop || (rtt !== undefined && rtt > timeout)) limit = toLimit(limit * backoffRatio, limits, limit);
-      else if (inFlight * 2 >= limit) limit = toLimit(limit + 1, limits, limit);
-      return limit;
-    },
-  };
+  return new AimdLimit(limits, backoffRatio, timeout);
+}
+
+/** The algorithm {@link aimd} builds: a class, so that its `limit` is one getter on one prototype however many limiters a process has (as vegas's). */
+class AimdLimit implements LimitAlgorithm {
+  readonly name = 'aimd';
+  readonly #limits: ResolvedLimits;
+  readonly #backoffRatio: number;
+  readonly #timeout: number;
+  #limit: number;
+
+  constructor(limits: ResolvedLimits, backoffRatio: number, timeout: number) {
+    this.#limits = limits;
+    this.#backoffRatio = backoffRatio;
+    this.#timeout = timeout;
+    this.#limit = limits.initialLimit;
+  }
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  onSample(sample: LimitSample): number {
+    const { rtt, inFlight, didDrop } = readSample(sample);
+    const limit = this.#limit;
+    if (didDrop || (rtt !== undefined && rtt > this.#timeout)) this.#limit = toLimit(limit * this.#backoffRatio, this.#limits, limit);
+    else if (inFlight * 2 >= limit) this.#limit = toLimit(limit + 1, this.#limits, limit);
+    return this.#limit;
+  }
 }

@@ -16,7 +16,7 @@
 import { ConfigReader } from '@breakwater/core';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
 import { ExpAvg } from './exp-avg.js';
-import { clampEstimate, readLimits, readSample, toLimit } from './limits.js';
+import { clampEstimate, readLimits, readSample, type ResolvedLimits, toLimit } from './limits.js';
 
 /**
  * Options of {@link gradient2}. Defaults are Netflix's `Gradient2Limit`.
@@ -75,41 +75,63 @@ export function gradient2(options?: Gradient2Options): LimitAlgorithm {
   const rttTolerance = read.number('rttTolerance', 1.5, { gte: 1 });
   if (rttTolerance === Infinity) read.fail('rttTolerance', 'a finite number >= 1', rttTolerance);
 
-  const longRtt = new ExpAvg(longWindow, WARMUP);
-  let estimate = limits.initialLimit;
-  let limit = limits.initialLimit;
+  return new Gradient2Limit(limits, smoothing, queueSize, rttTolerance, new ExpAvg(longWindow, WARMUP));
+}
 
-  function moveToward(gradient: number): number {
-    const target = estimate * gradient + (gradient >= 1 ? queueSize : 0);
-    estimate = clampEstimate(estimate * (1 - smoothing) + target * smoothing, limits, estimate);
-    limit = toLimit(estimate, limits, limit);
-    return limit;
+/** The algorithm {@link gradient2} builds: a class, so that its `limit` is one getter on one prototype however many limiters a process has (as vegas's). */
+class Gradient2Limit implements LimitAlgorithm {
+  readonly name = 'gradient2';
+  readonly #limits: ResolvedLimits;
+  readonly #smoothing: number;
+  readonly #queueSize: number;
+  readonly #rttTolerance: number;
+  readonly #longRtt: ExpAvg;
+  #estimate: number;
+  #limit: number;
+
+  constructor(limits: ResolvedLimits, smoothing: number, queueSize: number, rttTolerance: number, longRtt: ExpAvg) {
+    this.#limits = limits;
+    this.#smoothing = smoothing;
+    this.#queueSize = queueSize;
+    this.#rttTolerance = rttTolerance;
+    this.#longRtt = longRtt;
+    this.#estimate = limits.initialLimit;
+    this.#limit = limits.initialLimit;
   }
 
-  return {
-    name: 'gradient2',
-    get limit() {
-      return limit;
-    },
-    onSample(sample: LimitSample): number {
-      const { rtt, inFlight, didDrop } = readSample(sample);
-      if (didDrop) return moveToward(0.5); // a drop's rtt is not the backend's latency: the average never sees it
-      if (rtt === undefined) return limit;
+  get limit(): number {
+    return this.#limit;
+  }
 
-      const appLimited = inFlight < estimate / 2;
-      // The latency is the backend's own when we are not pushing it, or cannot push it any less.
-      const own = appLimited || estimate <= limits.minLimit || !longRtt.started;
-      const long = longRtt.add(own ? rtt : Math.min(rtt, longRtt.value));
-      if (long / rtt > 2) longRtt.scale(0.95);
-      if (appLimited) return limit; // the rtt says nothing of the limit
-      const gradient = Math.max(0.5, Math.min(1, (rttTolerance * long) / rtt));
-      if (gradient < 1 && estimate <= limits.minLimit) {
-        // Too slow at the lowest limit: the latency is not the limit's doing (a deploy raised the
-        // floor). Start the baseline again from it rather than wait minutes for the average.
-        longRtt.set(rtt);
-        return limit;
-      }
-      return moveToward(gradient);
-    },
-  };
+  onSample(sample: LimitSample): number {
+    const { rtt, inFlight, didDrop } = readSample(sample);
+    if (didDrop) return this.#moveToward(0.5); // a drop's rtt is not the backend's latency: the average never sees it
+    if (rtt === undefined) return this.#limit;
+
+    const estimate = this.#estimate;
+    const minLimit = this.#limits.minLimit;
+    const longRtt = this.#longRtt;
+    const appLimited = inFlight < estimate / 2;
+    // The latency is the backend's own when we are not pushing it, or cannot push it any less.
+    const own = appLimited || estimate <= minLimit || !longRtt.started;
+    const long = longRtt.add(own ? rtt : Math.min(rtt, longRtt.value));
+    if (long / rtt > 2) longRtt.scale(0.95);
+    if (appLimited) return this.#limit; // the rtt says nothing of the limit
+    const gradient = Math.max(0.5, Math.min(1, (this.#rttTolerance * long) / rtt));
+    if (gradient < 1 && estimate <= minLimit) {
+      // Too slow at the lowest limit: the latency is not the limit's doing (a deploy raised the
+      // floor). Start the baseline again from it rather than wait minutes for the average.
+      longRtt.set(rtt);
+      return this.#limit;
+    }
+    return this.#moveToward(gradient);
+  }
+
+  #moveToward(gradient: number): number {
+    const estimate = this.#estimate;
+    const target = estimate * gradient + (gradient >= 1 ? this.#queueSize : 0);
+    this.#estimate = clampEstimate(estimate * (1 - this.#smoothing) + target * this.#smoothing, this.#limits, estimate);
+    this.#limit = toLimit(this.#estimate, this.#limits, this.#limit);
+    return this.#limit;
+  }
 }

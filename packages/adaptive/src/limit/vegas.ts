@@ -12,7 +12,7 @@
 import { ConfigReader } from '@breakwater/core';
 import { callbackThrew } from '@breakwater/core/internal';
 import type { LimitAlgorithm, LimitSample } from './algorithm.js';
-import { clampEstimate, readLimits, readSample, toLimit } from './limits.js';
+import { clampEstimate, readLimits, readSample, type ResolvedLimits, toLimit } from './limits.js';
 import { log10Int } from './log10.js';
 
 /**
@@ -69,15 +69,76 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
   const probeMultiplier = read.number('probeMultiplier', 30, { integer: true, gte: 1 });
   const random = read.fn<() => number>('random') ?? Math.random;
 
-  let estimate = limits.initialLimit;
-  let limit = limits.initialLimit;
-  let rttNoLoad = 0; // 0: none yet
-  let probeCount = 0;
-  let probeJitter = jitter();
-  // Where the latest run of queue-driven cuts began (cleared when the limit grows or a probe runs).
-  let cutFrom: { readonly estimate: number; readonly rtt: number } | undefined;
+  return new VegasLimit(limits, smoothing, probeMultiplier, random);
+}
 
-  function jitter(): number {
+/**
+ * The algorithm {@link vegas} builds. A class, not closures per limiter, so that its `limit` —
+ * read on every call of a windowed limiter — is one getter on one prototype however many limiters
+ * a process has (a getter per object literal made the read polymorphic: ~20 ns a call with two).
+ */
+class VegasLimit implements LimitAlgorithm {
+  readonly name = 'vegas';
+  readonly #limits: ResolvedLimits;
+  readonly #smoothing: number;
+  readonly #probeMultiplier: number;
+  readonly #random: () => number;
+  #estimate: number;
+  #limit: number;
+  /** The lowest rtt seen since the last probe (0: none yet). */
+  #rttNoLoad = 0;
+  #probeCount = 0;
+  #probeJitter: number;
+  /** Where the latest run of queue-driven cuts began (cleared when the limit grows or a probe runs). */
+  #cutFrom: { readonly estimate: number; readonly rtt: number } | undefined;
+
+  constructor(limits: ResolvedLimits, smoothing: number, probeMultiplier: number, random: () => number) {
+    this.#limits = limits;
+    this.#smoothing = smoothing;
+    this.#probeMultiplier = probeMultiplier;
+    this.#random = random;
+    this.#estimate = limits.initialLimit;
+    this.#limit = limits.initialLimit;
+    this.#probeJitter = this.#jitter();
+  }
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  onSample(sample: LimitSample): number {
+    const { rtt, inFlight, didDrop } = readSample(sample);
+    const estimate = this.#estimate;
+    const lg = log10Int(estimate);
+    if (didDrop) return this.#step(estimate - lg);
+    if (rtt === undefined) return this.#limit;
+
+    this.#probeCount++;
+    if (this.#probeJitter * this.#probeMultiplier * estimate <= this.#probeCount) return this.#probe(rtt);
+    if (this.#rttNoLoad === 0 || rtt < this.#rttNoLoad) {
+      this.#rttNoLoad = rtt;
+      return this.#limit;
+    }
+
+    if (inFlight * 2 < estimate) return this.#limit; // app-limited: no evidence for growth
+    const queue = Math.ceil(estimate * (1 - this.#rttNoLoad / rtt));
+    const alpha = 3 * lg;
+    const beta = 6 * lg;
+    if (queue <= lg) return this.#grow(estimate + beta);
+    if (queue < alpha) return this.#grow(estimate + lg);
+    if (queue > beta) {
+      // Halving the limit drains a real queue: the rtt falls. If it has not fallen by a tenth,
+      // there was no queue — the no-load rtt is stale (a deploy raised the floor): probe now.
+      const cutFrom = this.#cutFrom;
+      if (cutFrom === undefined) this.#cutFrom = { estimate, rtt };
+      else if (estimate <= cutFrom.estimate / 2 && rtt >= STALE_RTT_RATIO * cutFrom.rtt) return this.#probe(rtt);
+      return this.#step(estimate - lg);
+    }
+    return this.#limit;
+  }
+
+  #jitter(): number {
+    const random = this.#random;
     let r: unknown;
     try {
       r = random();
@@ -90,58 +151,25 @@ export function vegas(options?: VegasOptions): LimitAlgorithm {
     return 0.5 + 0.5 * u;
   }
 
-  function probe(rtt: number): number {
-    probeJitter = jitter();
-    probeCount = 0;
-    rttNoLoad = rtt;
-    cutFrom = undefined;
-    return limit;
+  #probe(rtt: number): number {
+    this.#probeJitter = this.#jitter();
+    this.#probeCount = 0;
+    this.#rttNoLoad = rtt;
+    this.#cutFrom = undefined;
+    return this.#limit;
   }
 
-  function grow(target: number): number {
-    cutFrom = undefined;
-    return step(target);
+  #grow(target: number): number {
+    this.#cutFrom = undefined;
+    return this.#step(target);
   }
 
-  function step(target: number): number {
-    const bounded = clampEstimate(target, limits, estimate);
-    estimate = clampEstimate((1 - smoothing) * estimate + smoothing * bounded, limits, estimate);
-    limit = toLimit(estimate, limits, limit);
-    return limit;
+  #step(target: number): number {
+    const limits = this.#limits;
+    const smoothing = this.#smoothing;
+    const bounded = clampEstimate(target, limits, this.#estimate);
+    this.#estimate = clampEstimate((1 - smoothing) * this.#estimate + smoothing * bounded, limits, this.#estimate);
+    this.#limit = toLimit(this.#estimate, limits, this.#limit);
+    return this.#limit;
   }
-
-  return {
-    name: 'vegas',
-    get limit() {
-      return limit;
-    },
-    onSample(sample: LimitSample): number {
-      const { rtt, inFlight, didDrop } = readSample(sample);
-      const lg = log10Int(estimate);
-      if (didDrop) return step(estimate - lg);
-      if (rtt === undefined) return limit;
-
-      probeCount++;
-      if (probeJitter * probeMultiplier * estimate <= probeCount) return probe(rtt);
-      if (rttNoLoad === 0 || rtt < rttNoLoad) {
-        rttNoLoad = rtt;
-        return limit;
-      }
-
-      if (inFlight * 2 < estimate) return limit; // app-limited: no evidence for growth
-      const queue = Math.ceil(estimate * (1 - rttNoLoad / rtt));
-      const alpha = 3 * lg;
-      const beta = 6 * lg;
-      if (queue <= lg) return grow(estimate + beta);
-      if (queue < alpha) return grow(estimate + lg);
-      if (queue > beta) {
-        // Halving the limit drains a real queue: the rtt falls. If it has not fallen by a tenth,
-        // there was no queue — the no-load rtt is stale (a deploy raised the floor): probe now.
-        if (cutFrom === undefined) cutFrom = { estimate, rtt };
-        else if (estimate <= cutFrom.estimate / 2 && rtt >= STALE_RTT_RATIO * cutFrom.rtt) return probe(rtt);
-        return step(estimate - lg);
-      }
-      return limit;
-    },
-  };
 }
