@@ -27,7 +27,12 @@ export function breakerRows(): Row[] {
   return [...successRows(), ...openRows(), ...windowRows()];
 }
 
-/** Row 1: the success path of a CLOSED breaker, COUNT_BASED(100) and TIME_BASED(60 s). */
+/**
+ * Row 1: the success path of a CLOSED breaker, COUNT_BASED(100) and TIME_BASED(60 s), with the
+ * no-policy references (references.ts) their targets take out: a call timed by two clock readings
+ * (1a: cockatiel's CountBreaker reads none) and one reading (1b: its SamplingBreaker reads one,
+ * Breakwater two).
+ */
 export function successRows(): Row[] {
   const bwCount = new CircuitBreaker('bench', { slidingWindowType: 'COUNT_BASED', slidingWindowSize: 100, minimumNumberOfCalls: 100 });
   const bwTime = new CircuitBreaker('bench', { slidingWindowType: 'TIME_BASED', slidingWindowSize: 60, minimumNumberOfCalls: 100 });
@@ -55,6 +60,7 @@ export function successRows(): Row[] {
         bw('Breakwater CircuitBreaker TIME_BASED(60 s)', () => bwTime.execute(work)),
         peer('cockatiel SamplingBreaker(60 s)', () => ckSampling.execute(work)),
         peer('opossum (timeout: false, 60 s window)', () => op.fire()),
+        reference('read'),
       ],
     },
   ];
