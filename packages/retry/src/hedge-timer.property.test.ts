@@ -165,7 +165,6 @@ describe('Hedge: one timer for all its calls', () => {
     });
 
     it('keeps the process alive while a call waits for its delay (its caller awaits it), and lets it go after', async () => {
-      await flush(); // the holds of the tests before go (two turns: see the end of this test)
       await flush();
       expect(keepsProcessAlive()).toBe(false);
       const hedge = new Hedge('search', { delay: 30 });
@@ -181,9 +180,6 @@ describe('Hedge: one timer for all its calls', () => {
       expect(keepsProcessAlive()).toBe(true); // nothing else would: the primary holds no handle
       await expect(call).resolves.toBe('hedge');
       expect(started).toBe(2);
-      // The hedge lets its hold go at the end of the turn its last call left; core's shared handle
-      // goes at the end of the next.
-      await flush();
       await flush();
       expect(keepsProcessAlive()).toBe(false);
     });

@@ -27,9 +27,9 @@ export interface DueCall {
  * sees no timer pending once no call waits.
  *
  * While a call waits for its delay, its caller awaits it: the process is kept alive (core's
- * `holdProcess`, one hold while calls wait, let go at the end of the turn in which the last one
- * left, so that calls one after another take one hold, not one each), as a retry's back-off is
- * (contract: docs/conventions.md); the timer itself stays unref'd.
+ * `holdProcess`, one hold while calls wait; core lets the process go at the end of the turn if
+ * no wait is left then), as a retry's back-off is (contract: docs/conventions.md); the timer
+ * itself stays unref'd.
  */
 export class HedgeTimer {
   readonly #clock: Clock;
@@ -46,8 +46,6 @@ export class HedgeTimer {
   #armedFor = Number.POSITIVE_INFINITY;
   /** Whether the process is held for the calls waiting. */
   #holding = false;
-  /** Whether the end-of-turn check that lets the hold go is scheduled. */
-  #releaseScheduled = false;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -95,9 +93,9 @@ export class HedgeTimer {
       call.next = undefined;
     }
     if (this.#head !== undefined || this.#newest !== undefined) return;
-    if (this.#holding && !this.#releaseScheduled) {
-      this.#releaseScheduled = true;
-      setImmediate(this.#releaseIfIdle);
+    if (this.#holding) {
+      this.#holding = false;
+      releaseProcess();
     }
     if (!this.#lazy && this.#handle !== undefined) {
       this.#clock.clearTimeout(this.#handle);
@@ -105,15 +103,6 @@ export class HedgeTimer {
       this.#armedFor = Number.POSITIVE_INFINITY;
     }
   }
-
-  /** The end of the turn in which the list emptied: the hold goes if no call waits now. */
-  readonly #releaseIfIdle = (): void => {
-    this.#releaseScheduled = false;
-    if (this.#head === undefined && this.#newest === undefined && this.#holding) {
-      this.#holding = false;
-      releaseProcess();
-    }
-  };
 
   #arm(due: number, now: number): void {
     if (this.#handle !== undefined) this.#clock.clearTimeout(this.#handle);
