@@ -138,8 +138,7 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
 
   /** Whether another attempt may start: one is left and the budget has not refused this call one. */
   #mayHedge(): boolean {
-    const race = this.#race;
-    return race === undefined || (!race.refused && 1 + race.hedges.length < this.#recorder.maxAttempts);
+    return this.#race === undefined || (!this.#race.refused && this.#started < this.#recorder.maxAttempts);
   }
 
   #follow(attempt: number, outcome: Promise<T>): void {
@@ -186,7 +185,7 @@ export class HedgedCall<T> extends AsyncResource implements DueCall {
   #hedge(reason: 'delay' | 'failure'): void {
     if (this.#state !== RUNNING || !this.#mayHedge()) return;
     const race = (this.#race ??= new Race<T>());
-    const attempt = 2 + race.hedges.length;
+    const attempt = this.#started + 1;
     const budget = this.#recorder.config.budget;
     if (budget !== undefined && !tryTake(budget)) {
       race.refused = true;
